@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/** A KB id names LanceDB tables, so it is restricted to a safe identifier. */
+export const KbIdSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'kb_id must match [a-z0-9][a-z0-9_-]{0,63}');
+
+export const DocIdSchema = z.string().min(1).max(512);
+
+export const CHUNK_STRATEGIES = ['whole', 'sentence', 'token', 'markdown', 'semantic'] as const;
+export const ChunkStrategySchema = z.enum(CHUNK_STRATEGIES);
+export type ChunkStrategy = z.infer<typeof ChunkStrategySchema>;
+
+/** Chunk size and overlap are counted in the embedding model's tokens. */
+export const ChunkingConfigSchema = z
+  .object({
+    strategy: ChunkStrategySchema,
+    chunk_size: z.number().int().min(16).max(8192),
+    chunk_overlap: z.number().int().min(0).max(4096),
+  })
+  .refine((c) => c.chunk_overlap < c.chunk_size, { message: 'chunk_overlap must be smaller than chunk_size', path: ['chunk_overlap'] });
+export type ChunkingConfig = z.infer<typeof ChunkingConfigSchema>;
+
+export const ChunkingOverrideSchema = z.object({
+  strategy: ChunkStrategySchema.optional(),
+  chunk_size: z.number().int().min(16).max(8192).optional(),
+  chunk_overlap: z.number().int().min(0).max(4096).optional(),
+});
+export type ChunkingOverride = z.infer<typeof ChunkingOverrideSchema>;
+
+export const DEFAULT_CHUNKING: ChunkingConfig = { strategy: 'markdown', chunk_size: 256, chunk_overlap: 32 };
+
+/** Metadata values that can be stored and filtered: scalars and lists of scalars. */
+export const MetadataValueSchema = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(z.union([z.string(), z.number()])),
+]);
+export const MetadataSchema = z.record(z.string(), MetadataValueSchema);
+export type Metadata = z.infer<typeof MetadataSchema>;
+
+/** Where a chunk sits in its source: PDF page, heading path (md/html/docx), line and character ranges. */
+export const LocationSchema = z.object({
+  page: z.number().int().positive().optional(),
+  heading_path: z.array(z.string()).optional(),
+  line_start: z.number().int().positive().optional(),
+  line_end: z.number().int().positive().optional(),
+  char_start: z.number().int().nonnegative().optional(),
+  char_end: z.number().int().nonnegative().optional(),
+});
+export type Location = z.infer<typeof LocationSchema>;
+
+export const PageSchema = z.object({
+  limit: z.number().int().min(1).max(1000).default(100),
+  offset: z.number().int().min(0).default(0),
+});
+
+export const IsoDateSchema = z.string();

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import {
+  AddBatchInputSchema,
+  AddBatchResultSchema,
+  AddDocumentInputSchema,
+  AddFileInputSchema,
+  AddResultSchema,
+  DeleteResultSchema,
+  DocRefSchema,
+  DocumentSchema,
+  ListChunksInputSchema,
+  ListChunksResultSchema,
+  ListDocumentsInputSchema,
+  ListDocumentsResultSchema,
+  PreviewInputSchema,
+  PreviewResultSchema,
+  UploadFileInputSchema,
+} from './documents.js';
+import { CreateKbInputSchema, KbRefSchema, KbSchema, KbSummarySchema, UpdateKbInputSchema } from './kb.js';
+import { SearchInputSchema, SearchResultSchema } from './search.js';
+import {
+  DiagnosticSchema,
+  LoadModelInputSchema,
+  ModelPresetSchema,
+  ModelStatusSchema,
+  ParserInfoSchema,
+  StatsResultSchema,
+} from './system.js';
+
+export * from './common.js';
+export * from './documents.js';
+export * from './kb.js';
+export * from './search.js';
+export * from './system.js';
+
+const Empty = z.object({}).strict();
+
+function op<I extends z.ZodType, O extends z.ZodType>(input: I, output: O, kind: 'read' | 'write' | 'admin', summary: string) {
+  return { input, output, kind, summary } as const;
+}
+
+/**
+ * Every operation, declared once. Core services implement it; the IPC bridge, `/api/:method` and the
+ * in-process client are generated from this list; each boundary re-validates with these schemas.
+ * `kind` is what an API key needs: `read`/`write` on the KB named in the input (or every KB), `admin`: owner only.
+ */
+export const contract = {
+  listKbs: op(Empty, z.array(KbSummarySchema), 'read', 'List knowledge bases with document and chunk counts'),
+  getKb: op(KbRefSchema, KbSummarySchema, 'read', 'One knowledge base'),
+  createKb: op(CreateKbInputSchema, KbSchema, 'admin', 'Create a knowledge base'),
+  updateKb: op(UpdateKbInputSchema, KbSchema, 'admin', 'Edit a knowledge base'),
+  deleteKb: op(KbRefSchema, z.object({ kb_id: z.string(), deleted: z.boolean() }), 'admin', 'Delete a knowledge base and all it holds'),
+  addDocument: op(AddDocumentInputSchema, AddResultSchema, 'write', 'Add a document given as text'),
+  addFile: op(AddFileInputSchema, AddResultSchema, 'write', 'Add a file from this machine'),
+  uploadFile: op(UploadFileInputSchema, AddResultSchema, 'write', 'Add a file sent as bytes'),
+  addDocumentsBatch: op(AddBatchInputSchema, AddBatchResultSchema, 'write', 'Add up to 500 documents; one result each'),
+  getDocument: op(DocRefSchema, DocumentSchema, 'read', 'A document with its full content'),
+  listDocuments: op(ListDocumentsInputSchema, ListDocumentsResultSchema, 'read', 'Documents, newest first'),
+  deleteDocument: op(DocRefSchema, DeleteResultSchema, 'write', 'Delete a document and its chunks'),
+  listChunks: op(ListChunksInputSchema, ListChunksResultSchema, 'read', 'The chunks of a document'),
+  preview: op(PreviewInputSchema, PreviewResultSchema, 'read', 'How a text or file would be chunked; writes nothing'),
+  search: op(SearchInputSchema, SearchResultSchema, 'read', 'Search one, several or all knowledge bases'),
+  listParsers: op(Empty, z.array(ParserInfoSchema), 'read', 'Parsers and the formats they take'),
+  listModelPresets: op(Empty, z.array(ModelPresetSchema), 'read', 'Embedding and rerank model presets'),
+  modelStatus: op(Empty, z.array(ModelStatusSchema), 'read', 'State of every model in use'),
+  loadModel: op(LoadModelInputSchema, ModelStatusSchema, 'admin', 'Download (if allowed) and load a model'),
+  stats: op(Empty, StatsResultSchema, 'read', 'Per-KB documents, chunks, size, model and last update'),
+  diagnostic: op(Empty, DiagnosticSchema, 'admin', 'Store path, index and model state, versions, warnings'),
+} as const;
+
+export type Contract = typeof contract;
+export type MethodName = keyof Contract;
+export type MethodInput<M extends MethodName> = z.input<Contract[M]['input']>;
+export type MethodOutput<M extends MethodName> = z.output<Contract[M]['output']>;
+export const METHOD_NAMES = Object.keys(contract) as MethodName[];
+
+/** A client of the contract: the same shape in-process, over IPC and over HTTP. */
+export type RagClient = { [M in MethodName]: (input: MethodInput<M>) => Promise<MethodOutput<M>> };

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { DocIdSchema, KbIdSchema, LocationSchema, MetadataSchema } from './common.js';
+
+export const SEARCH_MODES = ['vector', 'fts', 'hybrid'] as const;
+export const SearchModeSchema = z.enum(SEARCH_MODES);
+export type SearchMode = z.infer<typeof SearchModeSchema>;
+
+export const FILTER_OPS = ['eq', 'ne', 'in', 'nin', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists'] as const;
+export type FilterOp = (typeof FILTER_OPS)[number];
+
+/** `{field__op: value}`, ANDed; a bare field means `eq`. Values are checked against the field's type. */
+export const FilterSchema = z.record(z.string().min(1).max(200), z.unknown());
+export type Filter = z.infer<typeof FilterSchema>;
+
+export const TopKSchema = z.number().int().min(1, 'top_k must be in (0, 50]').max(50, 'top_k must be in (0, 50]');
+
+export const SearchInputSchema = z.object({
+  query: z.string().trim().min(1, 'query must not be empty').max(4000),
+  /** One or more KBs; omitted means every enabled KB the caller may read. */
+  kb_ids: z.array(KbIdSchema).min(1).max(100).optional(),
+  mode: SearchModeSchema.default('hybrid'),
+  top_k: TopKSchema.default(5),
+  use_rerank: z.boolean().default(false),
+  filter: FilterSchema.nullable().optional(),
+});
+export type SearchInput = z.input<typeof SearchInputSchema>;
+
+export const HitSchema = z.object({
+  kb_id: KbIdSchema,
+  doc_id: DocIdSchema,
+  title: z.string(),
+  text: z.string(),
+  score: z.number(),
+  chunk_index: z.number().int().nonnegative(),
+  location: LocationSchema,
+  source: z.string(),
+  metadata: MetadataSchema,
+});
+export type Hit = z.infer<typeof HitSchema>;
+
+export const SearchResultSchema = z.object({
+  mode: SearchModeSchema,
+  reranked: z.boolean(),
+  /** Present when the answer is less than asked: e.g. hybrid answered from full-text while the model loads. */
+  degraded: z.string().optional(),
+  hits: z.array(HitSchema),
+});
+export type SearchResult = z.infer<typeof SearchResultSchema>;

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'e2e/**/*.test.ts', 'eslint/**/*.test.ts'],
+    environment: 'node',
+    pool: 'forks',
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // LanceDB and the embedding worker are heavy; two cores here.
+    maxWorkers: 2,
+  },
+});
