@@ -17,6 +17,15 @@ import {
   UploadFileInputSchema,
 } from './documents.js';
 import { CreateKbInputSchema, KbRefSchema, KbSchema, KbSummarySchema, UpdateKbInputSchema } from './kb.js';
+import {
+  ApiKeyInfoSchema,
+  CreatedKeySchema,
+  CreateKeyInputSchema,
+  ListActivityInputSchema,
+  ListActivityResultSchema,
+  RevokeKeyInputSchema,
+  RevokeKeyResultSchema,
+} from './keys.js';
 import { SearchInputSchema, SearchResultSchema } from './search.js';
 import {
   DiagnosticSchema,
@@ -30,6 +39,7 @@ import {
 export * from './common.js';
 export * from './documents.js';
 export * from './kb.js';
+export * from './keys.js';
 export * from './search.js';
 export * from './system.js';
 
@@ -66,6 +76,10 @@ export const contract = {
   loadModel: op(LoadModelInputSchema, ModelStatusSchema, 'admin', 'Download (if allowed) and load a model'),
   stats: op(Empty, StatsResultSchema, 'read', 'Per-KB documents, chunks, size, model and last update'),
   diagnostic: op(Empty, DiagnosticSchema, 'admin', 'Store path, index and model state, versions, warnings'),
+  createKey: op(CreateKeyInputSchema, CreatedKeySchema, 'admin', 'Create an API key; the key is shown once'),
+  listKeys: op(Empty, z.array(ApiKeyInfoSchema), 'admin', 'API keys with their rights (never the keys themselves)'),
+  revokeKey: op(RevokeKeyInputSchema, RevokeKeyResultSchema, 'admin', 'Revoke an API key by id or name'),
+  listActivity: op(ListActivityInputSchema, ListActivityResultSchema, 'admin', 'The latest MCP tool calls, newest first'),
 } as const;
 
 export type Contract = typeof contract;

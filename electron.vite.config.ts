@@ -1,0 +1,45 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+/**
+ * One build for every entry: the Electron main process, the `ragdesk` CLI and the embedding worker share
+ * out/main (npm dependencies stay external and load from node_modules); the preload and the React renderer
+ * build separately. The renderer bundle is also what `ragdesk serve` hands to browsers.
+ */
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          cli: resolve(__dirname, 'src/cli/index.ts'),
+          'embed-worker': resolve(__dirname, 'src/core/embed/embed-worker.ts'),
+        },
+        output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // A sandboxed preload can require only `electron`: bundle the contract (and zod) into it.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    plugins: [react()],
+    build: {
+      outDir: resolve(__dirname, 'out/renderer'),
+      // The same bundle is served to browsers by `ragdesk serve`.
+      minify: true,
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,90 @@
+import type { ParsedBlock, ParsedDocument } from '../parse/types.js';
+import type { Unit } from './pack.js';
+import { packUnits, rangesToUnits } from './pack.js';
+import type { Range } from './segment.js';
+import { lineRanges, sentenceRanges } from './segment.js';
+import type { SizeLimits, Span, TokenCost } from './span.js';
+import { trimRange } from './span.js';
+
+function samePath(a: string[] | undefined, b: string[] | undefined): boolean {
+  const x = a ?? [];
+  const y = b ?? [];
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+/** Blocks in text order, plus any non-blank text that no block covers (as plain `text` blocks), so nothing is lost. */
+function coveringBlocks(doc: ParsedDocument): ParsedBlock[] {
+  const sorted = [...doc.blocks].sort((a, b) => a.char_start - b.char_start);
+  const out: ParsedBlock[] = [];
+  let pos = 0;
+  const gap = (start: number, end: number): void => {
+    const [s, e] = trimRange(doc.text, start, end);
+    if (s >= e) return;
+    const before = out[out.length - 1];
+    const block: ParsedBlock = { text: doc.text.slice(s, e), char_start: s, char_end: e, kind: 'text' };
+    if (before?.heading_path) block.heading_path = before.heading_path;
+    out.push(block);
+  };
+  for (const b of sorted) {
+    if (b.char_start > pos) gap(pos, b.char_start);
+    out.push(b);
+    pos = Math.max(pos, b.char_end);
+  }
+  gap(pos, doc.text.length);
+  return out;
+}
+
+/** Pieces of an oversized block: lines for code, tables and lists; sentences for prose. */
+function blockPieces(text: string, b: ParsedBlock, s: number, e: number): Range[] {
+  return b.kind === 'code' || b.kind === 'table' || b.kind === 'list' ? lineRanges(text, s, e) : sentenceRanges(text, s, e);
+}
+
+/**
+ * The `markdown` strategy (heading-aware, the default). Chunks follow the parsed blocks: consecutive blocks of one
+ * section are packed up to `size` tokens; every heading starts a new chunk (a heading directly followed by a deeper
+ * one stays with it), so a chunk that begins a section begins with its heading and never holds another section's
+ * text. A change of heading path between blocks is a section boundary too. Oversized blocks are cut by sentences
+ * (lines for code, tables and lists), oversized sentences by tokens. Overlap repeats whole trailing units within a
+ * section only. Documents without headings (html, docx, pdf) get plain block packing.
+ */
+export function markdownStrategy(doc: ParsedDocument, limits: SizeLimits, tc: TokenCost): Span[] {
+  const text = doc.text;
+  const budget = tc.budget(limits.size);
+  const units: Unit[] = [];
+  let prev: ParsedBlock | undefined;
+  let chainLevel: number | undefined; // deepest heading level of a run of headings that opens the current chunk
+  let chainCost = 0;
+
+  for (const b of coveringBlocks(doc)) {
+    const [s, e] = trimRange(text, b.char_start, b.char_end);
+    if (s >= e) continue;
+    const isHeading = b.kind === 'heading';
+    let boundary: boolean;
+    if (isHeading) {
+      const level = b.level ?? 1;
+      boundary = !(chainLevel !== undefined && level > chainLevel);
+      if (boundary) chainCost = 0;
+      chainLevel = level;
+    } else {
+      boundary = prev !== undefined && prev.kind !== 'heading' && !samePath(prev.heading_path, b.heading_path);
+    }
+
+    const cost = tc.cost(text.slice(s, e));
+    let blockUnits: Unit[];
+    if (isHeading || (cost <= budget && chainCost + cost <= budget)) {
+      blockUnits = rangesToUnits(text, [[s, e]], limits, tc, boundary);
+    } else {
+      // Too big for a chunk, or for the chunk its heading opened: cut it so its start can follow the heading.
+      blockUnits = rangesToUnits(text, blockPieces(text, b, s, e), limits, tc, boundary);
+    }
+    units.push(...blockUnits);
+
+    if (isHeading) chainCost += cost;
+    else {
+      chainLevel = undefined;
+      chainCost = 0;
+    }
+    prev = b;
+  }
+  return packUnits(text, units, limits, tc);
+}

@@ -1,0 +1,85 @@
+import type { TokenCounter } from './types.js';
+
+/** A finished chunk before it becomes a draft: a trimmed, non-empty range of the document text and its token count. */
+export interface Span {
+  start: number;
+  end: number;
+  /** `tokenizer.count` of `text.slice(start, end)`. */
+  tokens: number;
+}
+
+/** Chunk size limits shared by the strategies: `size` and `overlap` in tokens of the KB's tokenizer. */
+export interface SizeLimits {
+  size: number;
+  overlap: number;
+}
+
+const WS = /\s/;
+
+/** Shrinks [start, end) past leading and trailing whitespace (the same set `String.prototype.trim` removes). */
+export function trimRange(text: string, start: number, end: number): [number, number] {
+  let s = start;
+  let e = end;
+  while (s < e && WS.test(text[s] as string)) s++;
+  while (e > s && WS.test(text[e - 1] as string)) e--;
+  return [s, e];
+}
+
+/**
+ * Token costs for packing. Tokenizers that count special tokens ([CLS], [SEP], <s>...) add a fixed overhead to
+ * every call; summing per-piece counts would add it once per piece. `cost` removes it, so the count of a chunk is
+ * about `overhead + Σ cost(piece)`, and `budget` is what the pieces of one chunk may add up to.
+ */
+export class TokenCost {
+  readonly overhead: number;
+
+  constructor(readonly counter: TokenCounter) {
+    this.overhead = Math.max(0, counter.count(''));
+  }
+
+  /** The full count of a text, as stored on the chunk. */
+  count(text: string): number {
+    return this.counter.count(text);
+  }
+
+  /** The count of a text without the fixed per-call overhead. */
+  cost(text: string): number {
+    return Math.max(0, this.counter.count(text) - this.overhead);
+  }
+
+  /** How much `cost` a chunk of `size` tokens may hold (at least 1, so chunking always makes progress). */
+  budget(size: number): number {
+    return Math.max(1, size - this.overhead);
+  }
+}
+
+/** The trimmed span of [start, end), or undefined when it is only whitespace. */
+export function makeSpan(text: string, start: number, end: number, tc: TokenCost): Span | undefined {
+  const [s, e] = trimRange(text, start, end);
+  if (s >= e) return undefined;
+  return { start: s, end: e, tokens: tc.count(text.slice(s, e)) };
+}
+
+/** Index of the first element of ascending `arr[lo, hi)` that is >= value (hi when none). */
+export function lowerBound(arr: ArrayLike<number>, value: number, lo = 0, hi = arr.length): number {
+  let a = lo;
+  let b = hi;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if ((arr[mid] as number) < value) a = mid + 1;
+    else b = mid;
+  }
+  return a;
+}
+
+/** Index of the first element of ascending `arr[lo, hi)` that is > value (hi when none). */
+export function upperBound(arr: ArrayLike<number>, value: number, lo = 0, hi = arr.length): number {
+  let a = lo;
+  let b = hi;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if ((arr[mid] as number) <= value) a = mid + 1;
+    else b = mid;
+  }
+  return a;
+}

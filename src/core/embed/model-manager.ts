@@ -1,0 +1,338 @@
+import path from 'node:path';
+import type { ModelPreset, ModelStatus } from '../../shared/contract/index.js';
+import { RagError } from '../../shared/errors.js';
+import { estimateTokenCounter } from '../chunk/estimate.js';
+import type { TokenCounter } from '../chunk/types.js';
+import { resolveModelSpec, specKey, type ModelSpec } from './model-spec.js';
+import { applyPrefix, DEFAULT_RERANK_PRESET, listPresets, type ModelKind } from './presets.js';
+import type { EmbedResult, LoadResult, RerankResult } from './protocol.js';
+import { loadModelTokenCounter } from './token-counter.js';
+import type { Embedder, GetModelOptions, ModelManager, ModelProgressEvent, Reranker } from './types.js';
+import { EmbedWorkerClient, isWorkerExit, type ProgressMessage } from './worker-client.js';
+import { resolveEmbedWorkerPath } from './worker-path.js';
+
+export interface ModelManagerOptions {
+  /** The data directory; models are downloaded into and looked up in `<dataDir>/models`. */
+  dataDir: string;
+  /** The worker script; default: resolveEmbedWorkerPath(). */
+  workerPath?: string;
+  /** Texts per worker round trip (default 32). */
+  batchSize?: number;
+  /** Default for calls that do not say, and for background loads (peek*, reloads): may models be downloaded? Default true. */
+  allowDownload?: boolean;
+  /** Hub (or mirror) to download from; default `HF_ENDPOINT` when set, else https://huggingface.co/. */
+  remoteHost?: string;
+}
+
+const DEFAULT_BATCH_SIZE = 32;
+/** A background load (peek*) does not retry a model that failed less than this long ago. */
+const BACKGROUND_RETRY_MS = 30_000;
+/** More worker crashes than this within CRASH_WINDOW_MS: stop restarting eagerly (the next request still does). */
+const MAX_RESTARTS = 3;
+const CRASH_WINDOW_MS = 60_000;
+
+interface Entry {
+  key: string;
+  spec: ModelSpec;
+  status: ModelStatus;
+  /** Worker generation the model is loaded in; -1 when it is not loaded. */
+  loadedGen: number;
+  loading?: { gen: number; allowDownload: boolean; promise: Promise<void> };
+  lastFailureAt?: number;
+  dim?: number;
+}
+
+class WorkerEmbedder implements Embedder {
+  constructor(
+    readonly model: string,
+    private readonly entry: Entry,
+    private readonly run: (entry: Entry, texts: string[]) => Promise<Float32Array[]>,
+  ) {}
+  get resolved(): string {
+    return this.entry.spec.resolved;
+  }
+  get dim(): number {
+    return this.entry.dim ?? 0;
+  }
+  embedQueries(texts: string[]): Promise<Float32Array[]> {
+    return this.run(this.entry, applyPrefix(texts, this.entry.spec.prefixes.query));
+  }
+  embedPassages(texts: string[]): Promise<Float32Array[]> {
+    return this.run(this.entry, applyPrefix(texts, this.entry.spec.prefixes.passage));
+  }
+}
+
+/**
+ * ModelManager over one embedding worker thread (embed-worker.ts). Models load once per worker; vectors come
+ * back as transferred Float32Array buffers; a worker that dies is restarted and its models reloaded in the
+ * background, and a request caught in the crash is retried once on the new worker.
+ */
+export class WorkerModelManager implements ModelManager {
+  private readonly cacheDir: string;
+  private readonly batchSize: number;
+  private readonly allowDownload: boolean;
+  private readonly client: EmbedWorkerClient;
+  private readonly entries = new Map<string, Entry>();
+  private readonly embedders = new Map<string, WorkerEmbedder>();
+  private readonly rerankers = new Map<string, Reranker>();
+  private readonly tokenCounters = new Map<string, TokenCounter>();
+  private readonly listeners = new Set<(event: ModelProgressEvent) => void>();
+  private readonly crashes: number[] = [];
+  private disposed = false;
+
+  constructor(options: ModelManagerOptions) {
+    this.cacheDir = path.join(path.resolve(options.dataDir), 'models');
+    this.batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE));
+    this.allowDownload = options.allowDownload ?? true;
+    const remoteHost = options.remoteHost ?? process.env.HF_ENDPOINT;
+    this.client = new EmbedWorkerClient({
+      workerPath: options.workerPath ?? resolveEmbedWorkerPath(),
+      init: { cacheDir: this.cacheDir, ...(remoteHost ? { remoteHost } : {}) },
+      onProgress: (msg) => this.onWorkerProgress(msg),
+      onExit: (error) => this.onWorkerExit(error),
+    });
+  }
+
+  /** `<dataDir>/models`. */
+  get modelsDir(): string {
+    return this.cacheDir;
+  }
+
+  presets(): ModelPreset[] {
+    return listPresets();
+  }
+
+  status(): ModelStatus[] {
+    return [...this.entries.values()].map((e) => ({ ...e.status }));
+  }
+
+  async getEmbedder(model: string, options: GetModelOptions = {}): Promise<Embedder> {
+    const entry = this.entryFor(model, 'embedding');
+    await this.ensureLoaded(entry, options.allowDownload ?? this.allowDownload);
+    return this.embedderFor(model, entry);
+  }
+
+  peekEmbedder(model: string): Embedder | undefined {
+    if (this.disposed) return undefined;
+    const entry = this.entryFor(model, 'embedding');
+    if (this.isLoaded(entry)) return this.embedderFor(model, entry);
+    this.loadInBackground(entry);
+    return undefined;
+  }
+
+  async getReranker(model: string = DEFAULT_RERANK_PRESET, options: GetModelOptions = {}): Promise<Reranker> {
+    const entry = this.entryFor(model, 'rerank');
+    await this.ensureLoaded(entry, options.allowDownload ?? this.allowDownload);
+    return this.rerankerFor(model, entry);
+  }
+
+  peekReranker(model: string = DEFAULT_RERANK_PRESET): Reranker | undefined {
+    if (this.disposed) return undefined;
+    const entry = this.entryFor(model, 'rerank');
+    if (this.isLoaded(entry)) return this.rerankerFor(model, entry);
+    this.loadInBackground(entry);
+    return undefined;
+  }
+
+  async getTokenCounter(model: string): Promise<TokenCounter> {
+    const spec = resolveModelSpec(model, 'embedding');
+    const known = this.tokenCounters.get(spec.resolved);
+    if (known) return known;
+    const counter = await loadModelTokenCounter(spec, this.cacheDir);
+    if (!counter) return estimateTokenCounter; // not cached: checked again next time (the model may arrive)
+    this.tokenCounters.set(spec.resolved, counter);
+    return counter;
+  }
+
+  onProgress(listener: (event: ModelProgressEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.listeners.clear();
+    await this.client.dispose();
+  }
+
+  /** Test hook: the worker dies from an uncaught error, as it would from a crash. */
+  simulateWorkerCrash(): void {
+    this.client.crash();
+  }
+
+  // --- loading -----------------------------------------------------------------------------------
+
+  private entryFor(model: string, kind: ModelKind): Entry {
+    if (this.disposed) throw new RagError('model_unavailable', 'the model manager has been disposed');
+    const spec = resolveModelSpec(model, kind);
+    const key = specKey(spec);
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = { key, spec, loadedGen: -1, status: { model, resolved: spec.resolved, kind, state: 'missing' } };
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  private isLoaded(entry: Entry): boolean {
+    return this.client.running && entry.loadedGen === this.client.generation;
+  }
+
+  private loadInBackground(entry: Entry): void {
+    if (entry.loading || this.disposed) return;
+    if (entry.lastFailureAt !== undefined && Date.now() - entry.lastFailureAt < BACKGROUND_RETRY_MS) return;
+    this.ensureLoaded(entry, this.allowDownload).catch(() => undefined); // the outcome is in status()
+  }
+
+  private async ensureLoaded(entry: Entry, allowDownload: boolean): Promise<void> {
+    let exitRetries = 0;
+    for (;;) {
+      const gen = this.client.start();
+      if (entry.loadedGen === gen) return;
+      const joined = entry.loading?.gen === gen ? entry.loading : undefined;
+      const attempt = joined ?? this.startLoad(entry, gen, allowDownload);
+      try {
+        await attempt.promise;
+        return;
+      } catch (err) {
+        if (entry.loading === attempt) entry.loading = undefined;
+        // The worker died under the load: once more on the new worker.
+        if (isWorkerExit(err) && !this.disposed && exitRetries++ < 1) continue;
+        // Someone else's load that could not download does not answer a caller that may download.
+        if (joined && allowDownload && !joined.allowDownload) continue;
+        throw err;
+      }
+    }
+  }
+
+  private startLoad(entry: Entry, gen: number, allowDownload: boolean): NonNullable<Entry['loading']> {
+    const attempt = { gen, allowDownload, promise: this.load(entry, gen, allowDownload) };
+    entry.loading = attempt;
+    attempt.promise.then(
+      () => {
+        if (entry.loading === attempt) entry.loading = undefined;
+      },
+      () => {
+        if (entry.loading === attempt) entry.loading = undefined;
+      },
+    );
+    return attempt;
+  }
+
+  private async load(entry: Entry, gen: number, allowDownload: boolean): Promise<void> {
+    this.setStatus(entry, { state: 'loading' });
+    try {
+      const result = await this.client.request<LoadResult>({ type: 'load', key: entry.key, spec: entry.spec, allowDownload });
+      entry.loadedGen = gen;
+      entry.lastFailureAt = undefined;
+      if (result.dim !== undefined) entry.dim = result.dim;
+      this.setStatus(entry, { state: 'loaded' });
+    } catch (err) {
+      const rag = err instanceof RagError ? err : new RagError('model_unavailable', String(err), { cause: err });
+      const state = rag.details?.state === 'missing' ? 'missing' : 'error';
+      entry.lastFailureAt = Date.now();
+      this.setStatus(entry, { state, error: rag.message });
+      throw rag;
+    }
+  }
+
+  private setStatus(entry: Entry, patch: Partial<ModelStatus>): void {
+    const { model, resolved, kind } = entry.status;
+    entry.status = { model, resolved, kind, ...(entry.dim !== undefined ? { dim: entry.dim } : {}), state: 'missing', ...patch };
+    const { state, progress } = entry.status;
+    const file = (patch as { file?: string }).file;
+    const event: ModelProgressEvent = { model, kind, state, ...(progress !== undefined ? { progress } : {}), ...(file ? { file } : {}) };
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        process.stderr.write(`ragdesk: model progress listener failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      }
+    }
+  }
+
+  private onWorkerProgress(msg: ProgressMessage): void {
+    const entry = this.entries.get(msg.key);
+    if (!entry || entry.status.state === 'loaded') return;
+    const same = entry.status.state === msg.state && entry.status.progress === msg.progress && !msg.file;
+    if (same) return;
+    const patch: Partial<ModelStatus> & { file?: string } = { state: msg.state };
+    if (msg.progress !== undefined) patch.progress = msg.progress;
+    if (msg.file) patch.file = msg.file;
+    this.setStatus(entry, patch);
+  }
+
+  private onWorkerExit(error: RagError): void {
+    const now = Date.now();
+    this.crashes.push(now);
+    while (this.crashes.length && now - this.crashes[0]! > CRASH_WINDOW_MS) this.crashes.shift();
+    const wasLoaded = [...this.entries.values()].filter((e) => e.loadedGen !== -1);
+    for (const e of wasLoaded) {
+      e.loadedGen = -1;
+      this.setStatus(e, { state: 'error', error: error.message });
+    }
+    if (this.disposed || this.crashes.length > MAX_RESTARTS) return;
+    process.stderr.write(`ragdesk: ${error.message}; restarting it\n`);
+    // Reload what was loaded; the files are on disk now, so never download here.
+    for (const e of wasLoaded) this.ensureLoaded(e, false).catch(() => undefined);
+  }
+
+  // --- compute -----------------------------------------------------------------------------------
+
+  private embedderFor(model: string, entry: Entry): WorkerEmbedder {
+    let embedder = this.embedders.get(model);
+    if (!embedder) {
+      embedder = new WorkerEmbedder(model, entry, (e, texts) => this.embed(e, texts));
+      this.embedders.set(model, embedder);
+    }
+    return embedder;
+  }
+
+  private rerankerFor(model: string, entry: Entry): Reranker {
+    let reranker = this.rerankers.get(model);
+    if (!reranker) {
+      reranker = { model, score: (query, passages) => this.rerank(entry, query, passages) };
+      this.rerankers.set(model, reranker);
+    }
+    return reranker;
+  }
+
+  /** Run `fn` with the model loaded in the current worker; once more on a new worker if the old one died. */
+  private async withModel<T>(entry: Entry, fn: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      await this.ensureLoaded(entry, false);
+      try {
+        return await fn();
+      } catch (err) {
+        if (attempt === 0 && isWorkerExit(err) && !this.disposed) continue;
+        throw err;
+      }
+    }
+  }
+
+  private async embed(entry: Entry, texts: string[]): Promise<Float32Array[]> {
+    const out: Float32Array[] = [];
+    for (let start = 0; start < texts.length; start += this.batchSize) {
+      const batch = texts.slice(start, start + this.batchSize);
+      const result = await this.withModel(entry, () => this.client.request<EmbedResult>({ type: 'embed', key: entry.key, texts: batch }));
+      const { buffer, count, dim } = result;
+      // Views over the one transferred buffer per batch: no copies.
+      for (let i = 0; i < count; i++) out.push(new Float32Array(buffer, i * dim * 4, dim));
+    }
+    return out;
+  }
+
+  private async rerank(entry: Entry, query: string, passages: string[]): Promise<number[]> {
+    if (passages.length === 0) return [];
+    const result = await this.withModel(entry, () =>
+      this.client.request<RerankResult>({ type: 'rerank', key: entry.key, query, passages, batchSize: this.batchSize }),
+    );
+    return result.scores;
+  }
+}
+
+/** The ModelManager for a data directory (worker thread, `<dataDir>/models`). */
+export function createModelManager(options: ModelManagerOptions): WorkerModelManager {
+  return new WorkerModelManager(options);
+}

@@ -1,0 +1,47 @@
+import type { ErrorEnvelope } from '../../shared/errors.js';
+import type { ModelState } from '../../shared/contract/index.js';
+import type { ModelSpec } from './model-spec.js';
+
+/** Messages between the main thread (EmbedWorkerClient) and embed-worker.ts. */
+
+export interface WorkerInit {
+  /** `<data>/models`: transformers.js `env.cacheDir`, where hub models are downloaded and looked up. */
+  cacheDir: string;
+  /** Hub mirror to download from (transformers.js `env.remoteHost`), e.g. https://hf-mirror.com/. */
+  remoteHost?: string;
+}
+
+export type WorkerRequest =
+  | { id: number; type: 'load'; key: string; spec: ModelSpec; allowDownload: boolean }
+  | { id: number; type: 'embed'; key: string; texts: string[] }
+  | { id: number; type: 'rerank'; key: string; query: string; passages: string[]; batchSize: number }
+  | { id: number; type: 'unload'; key: string }
+  | { id: number; type: 'crash' };
+
+export interface LoadResult {
+  /** Embedding dimension (embedding models only). */
+  dim?: number;
+  dtype?: string;
+}
+
+export interface EmbedResult {
+  /** Row-major [count, dim] float32 vectors, transferred (not copied). */
+  buffer: ArrayBuffer;
+  count: number;
+  dim: number;
+}
+
+export interface RerankResult {
+  scores: number[];
+}
+
+/** A failure; `state` says whether the model is missing (not on disk, no download) or broken. */
+export interface WorkerFailure extends ErrorEnvelope {
+  state?: Extract<ModelState, 'missing' | 'error'>;
+}
+
+export type WorkerResponse =
+  | { type: 'result'; id: number; ok: true; value: unknown }
+  | { type: 'result'; id: number; ok: false; error: WorkerFailure }
+  | { type: 'progress'; key: string; state: ModelState; progress?: number; file?: string }
+  | { type: 'ready' };

@@ -1,0 +1,49 @@
+import type * as TransformersModule from '@huggingface/transformers';
+import type { TokenCounter } from '../chunk/types.js';
+import { localTokenizerDir } from './loader.js';
+import type { ModelSpec } from './model-spec.js';
+
+/**
+ * The model's own tokenizer on the main thread, for chunk sizes in model tokens. Only the tokenizer is loaded
+ * (a JSON file, milliseconds), from disk only: a preset already downloaded into `<data>/models` or a model
+ * folder. transformers.js is imported lazily so hosts that never count tokens never load it here.
+ */
+
+type Transformers = typeof TransformersModule;
+let transformers: Promise<Transformers> | undefined;
+/** Loads mutate the main thread's transformers.js `env`: one at a time. */
+let lock: Promise<unknown> = Promise.resolve();
+
+function loadTransformers(cacheDir: string): Promise<Transformers> {
+  transformers ??= import('@huggingface/transformers').then((t) => {
+    t.env.allowRemoteModels = false;
+    t.env.allowLocalModels = true;
+    t.env.logLevel = t.LogLevel.ERROR;
+    t.env.cacheDir = cacheDir;
+    return t;
+  });
+  return transformers;
+}
+
+/** A TokenCounter over the model's tokenizer, or undefined when its tokenizer files are not on disk. */
+export async function loadModelTokenCounter(spec: ModelSpec, cacheDir: string): Promise<TokenCounter | undefined> {
+  if (!localTokenizerDir(spec, cacheDir)) return undefined;
+  const run = lock.then(async () => {
+    const t = await loadTransformers(cacheDir);
+    t.env.allowRemoteModels = false;
+    t.env.cacheDir = cacheDir;
+    t.env.localModelPath = spec.localModelPath ?? cacheDir;
+    return t.AutoTokenizer.from_pretrained(spec.name, { local_files_only: true });
+  });
+  lock = run.catch(() => undefined);
+  try {
+    const tokenizer = await run;
+    return {
+      id: spec.resolved,
+      count: (text: string) => (text ? tokenizer.encode(text, { add_special_tokens: false }).length : 0),
+    };
+  } catch (err) {
+    process.stderr.write(`ragdesk: tokenizer of ${spec.model} could not be loaded, estimating tokens: ${err instanceof Error ? err.message : String(err)}\n`);
+    return undefined;
+  }
+}

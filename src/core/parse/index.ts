@@ -1,0 +1,4 @@
+export type { ParseInput, ParsedBlock, ParsedDocument, Parser } from './types.js';
+export { BLOCK_SEPARATOR, WARNING_EMPTY_TEXT, assembleDocument, normalizeBlockText, type BlockDraft } from './assemble.js';
+export { WARNING_NO_TEXT_LAYER } from './pdf-parser.js';
+export { detectParser, extensionOf, getParser, listParsers, parseBytes, type ParseBytesInput } from './registry.js';

@@ -1,0 +1,148 @@
+import { Lexer, type Token, type Tokens } from 'marked';
+import type { Metadata } from '../../shared/contract/index.js';
+import { decodeText } from '../text/encoding.js';
+import { assembleDocument, HeadingTracker, type BlockDraft } from './assemble.js';
+import { decodeEntities, htmlFragmentText } from './html-blocks.js';
+import { parseFrontMatter } from './markdown-support.js';
+import { encodingMetadata } from './text-parser.js';
+import type { ParseInput, ParsedDocument, Parser } from './types.js';
+
+const RAW_TEXT_TAG = /^<(script|style|noscript|template|textarea|title)\b/i;
+const RAW_TEXT_CLOSE = /^<\/(script|style|noscript|template|textarea|title)\s*>/i;
+
+/**
+ * Plain text of inline tokens: emphasis and links reduce to their text, images to their alt text, code spans
+ * stay literal, entities are decoded, inline HTML tags vanish and the content of inline <script>/<style>
+ * is dropped.
+ */
+function inlineText(tokens: Token[] | undefined, fallback: string): string {
+  if (!tokens) return decodeEntities(fallback);
+  let out = '';
+  let skipping: string | undefined;
+  for (const t of tokens) {
+    if (t.type === 'html') {
+      const raw = (t as Tokens.HTML).text.trim();
+      if (skipping) {
+        if (RAW_TEXT_CLOSE.exec(raw)?.[1]?.toLowerCase() === skipping) skipping = undefined;
+        continue;
+      }
+      const open = RAW_TEXT_TAG.exec(raw);
+      if (open && !/<\/\w+\s*>$/.test(raw)) skipping = open[1]!.toLowerCase();
+      else if (/^<br\s*\/?>$/i.test(raw)) out += '\n';
+      else if (!open) out += htmlFragmentText(raw);
+      continue;
+    }
+    if (skipping) continue;
+    switch (t.type) {
+      case 'codespan':
+        out += decodeEntities((t as Tokens.Codespan).text);
+        break;
+      case 'br':
+        out += '\n';
+        break;
+      case 'image':
+        out += decodeEntities((t as Tokens.Image).text);
+        break;
+      case 'escape':
+        out += (t as Tokens.Escape).text;
+        break;
+      default: {
+        const nested = (t as { tokens?: Token[] }).tokens;
+        const text = (t as { text?: string }).text ?? '';
+        out += nested ? inlineText(nested, text) : decodeEntities(text);
+      }
+    }
+  }
+  return out;
+}
+
+/** Plain text of any block token (lists, blockquotes...), recursively. */
+function blockText(t: Token): string {
+  switch (t.type) {
+    case 'list':
+      return listText(t as Tokens.List);
+    case 'code':
+      return (t as Tokens.Code).text;
+    case 'html':
+      return htmlFragmentText((t as Tokens.HTML).text);
+    case 'table':
+      return tableText(t as Tokens.Table);
+    case 'space':
+    case 'hr':
+    case 'def':
+      return '';
+    case 'blockquote':
+      return (t as Tokens.Blockquote).tokens.map(blockText).filter(Boolean).join('\n');
+    default: {
+      const tt = t as { tokens?: Token[]; text?: string };
+      return inlineText(tt.tokens, tt.text ?? '');
+    }
+  }
+}
+
+function listText(list: Tokens.List): string {
+  const start = typeof list.start === 'number' ? list.start : 1;
+  return list.items
+    .map((item, i) => {
+      const bullet = list.ordered ? `${start + i}.` : '-';
+      const check = item.task ? (item.checked ? '[x] ' : '[ ] ') : '';
+      return `${bullet} ${check}${item.tokens.map(blockText).filter(Boolean).join('\n')}`;
+    })
+    .join('\n');
+}
+
+function tableText(table: Tokens.Table): string {
+  const row = (cells: Tokens.TableCell[]): string => cells.map((c) => inlineText(c.tokens, c.text).replace(/\n/g, ' ')).join(' | ');
+  return [row(table.header), ...table.rows.map(row)].join('\n');
+}
+
+function countNewlines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** Markdown source → blocks with heading paths and 1-based line ranges. */
+export function markdownToBlocks(source: string, firstLine = 1): { blocks: BlockDraft[]; firstH1?: string } {
+  const tokens = new Lexer({ gfm: true }).lex(source);
+  const headings = new HeadingTracker();
+  const blocks: BlockDraft[] = [];
+  let firstH1: string | undefined;
+  let line = firstLine;
+  for (const t of tokens) {
+    const raw = t.raw;
+    const leading = countNewlines(raw.slice(0, raw.length - raw.trimStart().length));
+    const lineStart = line + leading;
+    const lineEnd = lineStart + countNewlines(raw.trim());
+    line += countNewlines(raw);
+    if (t.type === 'space' || t.type === 'hr' || t.type === 'def') continue;
+    if (t.type === 'heading') {
+      const h = t as Tokens.Heading;
+      const text = inlineText(h.tokens, h.text).replace(/\s+/g, ' ').trim();
+      if (!text) continue;
+      const path = headings.enter(h.depth, text);
+      if (h.depth === 1 && firstH1 === undefined) firstH1 = text;
+      blocks.push({ kind: 'heading', level: h.depth, text, heading_path: path, line_start: lineStart, line_end: lineEnd });
+      continue;
+    }
+    const kind: BlockDraft['kind'] = t.type === 'list' ? 'list' : t.type === 'code' ? 'code' : t.type === 'table' ? 'table' : 'paragraph';
+    blocks.push({ kind, text: blockText(t), heading_path: headings.path(), line_start: lineStart, line_end: lineEnd });
+  }
+  return firstH1 === undefined ? { blocks } : { blocks, firstH1 };
+}
+
+export const markdownParser: Parser = {
+  name: 'markdown',
+  extensions: ['md', 'markdown', 'mdown', 'mkd', 'mdx'],
+  mimeTypes: ['text/markdown', 'text/x-markdown'],
+  description:
+    'Markdown (GFM): headings give every block its heading path; line ranges kept; YAML front matter becomes metadata.',
+  async parse(input: ParseInput): Promise<ParsedDocument> {
+    const decoded = decodeText(input.data);
+    const fm = parseFrontMatter(decoded.text);
+    const { blocks, firstH1 } = markdownToBlocks(fm.body, fm.bodyFirstLine);
+    const metadata: Metadata = { ...fm.metadata, ...encodingMetadata(decoded) };
+    const fmTitle = typeof fm.metadata.title === 'string' ? fm.metadata.title : undefined;
+    return assembleDocument({ parser: 'markdown', blocks, title: fmTitle ?? firstH1, metadata });
+  },
+};

@@ -1,0 +1,131 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { Metadata } from '../../shared/contract/index.js';
+import { assembleDocument, HeadingTracker, type BlockDraft } from './assemble.js';
+import { parseFailed } from './parse-errors.js';
+import { headingLevels, linesToParagraphs, runsToLines, type PdfParagraph, type PdfTextRun } from './pdf-layout.js';
+import type { ParseInput, ParsedDocument, Parser } from './types.js';
+
+/** Warning for a PDF whose pages carry no text at all (a scan without OCR). */
+export const WARNING_NO_TEXT_LAYER = 'no_text_layer';
+
+type PdfJs = typeof PdfJsModule;
+let pdfjsLoading: Promise<{ pdfjs: PdfJs; assets: string }> | undefined;
+
+/**
+ * Loads pdf.js once, lazily (it is large). In Node there is no Web Worker: exposing the worker module as
+ * `globalThis.pdfjsWorker` makes pdf.js run its "fake worker" in this thread without importing a worker
+ * file by a relative URL (which breaks once bundled). `verbosity: 0` on every document keeps font warnings
+ * off stdout/stderr.
+ */
+function loadPdfJs(): Promise<{ pdfjs: PdfJs; assets: string }> {
+  pdfjsLoading ??= (async () => {
+    const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const assets = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+    return { pdfjs, assets };
+  })();
+  return pdfjsLoading;
+}
+
+function pdfDate(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = /^D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?/.exec(value);
+  if (!m) return undefined;
+  const [, y, mo = '01', d = '01', h = '00', mi = '00', s = '00'] = m;
+  const iso = `${y}-${mo}-${d}T${h}:${mi}:${s}Z`;
+  return Number.isNaN(Date.parse(iso)) ? undefined : iso;
+}
+
+function infoMetadata(info: Record<string, unknown>): { metadata: Metadata; title?: string } {
+  const metadata: Metadata = {};
+  const str = (k: string): string | undefined => {
+    const v = info[k];
+    return typeof v === 'string' && v.trim() ? v.trim() : undefined;
+  };
+  const author = str('Author');
+  const subject = str('Subject');
+  const keywords = str('Keywords');
+  const created = pdfDate(info.CreationDate);
+  if (author) metadata.author = author;
+  if (subject) metadata.subject = subject;
+  if (keywords) metadata.keywords = keywords;
+  if (created) metadata.created = created;
+  const title = str('Title');
+  return title && !/^untitled/i.test(title) ? { metadata, title } : { metadata };
+}
+
+export const pdfParser: Parser = {
+  name: 'pdf',
+  extensions: ['pdf'],
+  mimeTypes: ['application/pdf'],
+  description:
+    'PDF text layer via pdf.js: paragraphs per page with page numbers; encrypted or corrupt files fail clearly, scans without text are flagged.',
+  async parse(input: ParseInput): Promise<ParsedDocument> {
+    const { pdfjs, assets } = await loadPdfJs();
+    const task = pdfjs.getDocument({
+      // pdf.js may transfer (detach) the buffer it is given: hand it a copy.
+      data: new Uint8Array(input.data),
+      verbosity: 0,
+      isEvalSupported: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      cMapUrl: `${assets}/cmaps/`,
+      cMapPacked: true,
+      standardFontDataUrl: `${assets}/standard_fonts/`,
+      wasmUrl: `${assets}/wasm/`,
+    });
+    let doc;
+    try {
+      doc = await task.promise;
+    } catch (err) {
+      await task.destroy().catch(() => undefined);
+      const name = (err as { name?: string } | undefined)?.name;
+      if (name === 'PasswordException') throw parseFailed(input.filename, 'encrypted', 'the PDF is password-protected', err);
+      throw parseFailed(input.filename, 'corrupt', 'the PDF is damaged or not a PDF', err);
+    }
+    try {
+      const paragraphs: (PdfParagraph & { page: number })[] = [];
+      const emptyPages: number[] = [];
+      const failedPages: number[] = [];
+      let firstPageError: unknown;
+      for (let n = 1; n <= doc.numPages; n++) {
+        try {
+          const page = await doc.getPage(n);
+          const content = await page.getTextContent();
+          const runs = content.items.filter((it): it is PdfTextRun & typeof it => 'str' in it);
+          const onPage = linesToParagraphs(runsToLines(runs));
+          if (onPage.length === 0) emptyPages.push(n);
+          for (const p of onPage) paragraphs.push({ ...p, page: n });
+          page.cleanup();
+        } catch (err) {
+          // One damaged page does not lose the others; a file where every page fails is corrupt.
+          failedPages.push(n);
+          firstPageError ??= err;
+        }
+      }
+      if (doc.numPages > 0 && failedPages.length === doc.numPages) throw firstPageError;
+      const levels = headingLevels(paragraphs);
+      const headings = new HeadingTracker();
+      const blocks: BlockDraft[] = paragraphs.map((p, i) => {
+        const level = levels[i];
+        if (level === undefined) return { kind: 'paragraph', text: p.text, page: p.page, heading_path: headings.path() };
+        return { kind: 'heading', level, text: p.text, page: p.page, heading_path: headings.enter(level, p.text) };
+      });
+      const { info } = await doc.getMetadata().catch(() => ({ info: {} as Record<string, unknown> }));
+      const { metadata, title } = infoMetadata((info ?? {}) as Record<string, unknown>);
+      metadata.page_count = doc.numPages;
+      const warnings: string[] = [];
+      if (failedPages.length > 0) warnings.push(`pages_unreadable: ${failedPages.join(', ')}`);
+      if (doc.numPages > 0 && emptyPages.length === doc.numPages) warnings.push(WARNING_NO_TEXT_LAYER);
+      else if (emptyPages.length > 0) metadata.pages_without_text = emptyPages;
+      return assembleDocument({ parser: 'pdf', blocks, title, metadata, warnings });
+    } catch (err) {
+      throw parseFailed(input.filename, 'corrupt', 'the PDF could not be read', err);
+    } finally {
+      await task.destroy().catch(() => undefined);
+    }
+  },
+};

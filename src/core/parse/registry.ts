@@ -1,0 +1,91 @@
+import type { ParserInfo } from '../../shared/contract/index.js';
+import { RagError } from '../../shared/errors.js';
+import { decodeText } from '../text/encoding.js';
+import { looksLikeHtml, looksLikeMarkdown, sniff } from './detect.js';
+import { docxParser } from './docx-parser.js';
+import { htmlParser } from './html-parser.js';
+import { markdownParser } from './markdown-parser.js';
+import { parseFailed, unsupportedFormat } from './parse-errors.js';
+import { pdfParser } from './pdf-parser.js';
+import { textParser } from './text-parser.js';
+import type { ParseInput, ParsedDocument, Parser } from './types.js';
+
+const PARSERS: readonly Parser[] = [textParser, markdownParser, htmlParser, pdfParser, docxParser];
+
+/** Extensions of formats we know we cannot read, refused even when the bytes happen to look like text. */
+const UNSUPPORTED_EXTENSIONS = new Set(
+  ('png jpg jpeg gif bmp webp tif tiff ico heic heif svg psd ai eps raw exe dll so dylib bin msi apk dmg iso img ' +
+    'zip gz tgz bz2 xz 7z rar tar jar war class pyc o a lib wasm mp3 mp4 m4a wav ogg flac aac avi mov mkv webm ' +
+    'doc dot xls xlsx xlsm ppt pptx odt ods odp odg rtf epub mobi pages numbers key sqlite db mdb ttf otf woff woff2')
+    .split(/\s+/),
+);
+
+export function listParsers(): ParserInfo[] {
+  return PARSERS.map((p) => ({ name: p.name, extensions: [...p.extensions], mime_types: [...p.mimeTypes], description: p.description }));
+}
+
+export function getParser(name: string): Parser {
+  const parser = PARSERS.find((p) => p.name === name);
+  if (!parser) {
+    throw new RagError('invalid_parameter', `Unknown parser "${name}". Known parsers: ${PARSERS.map((p) => p.name).join(', ')}.`, {
+      details: { parser: name, known: PARSERS.map((p) => p.name) },
+    });
+  }
+  return parser;
+}
+
+/** The lower-case extension of a file name, without the dot ('' when there is none). */
+export function extensionOf(filename: string | undefined): string {
+  if (!filename) return '';
+  const base = filename.split(/[\\/]/).pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+}
+
+function parserForExtension(ext: string): Parser | undefined {
+  return ext ? PARSERS.find((p) => p.extensions.includes(ext)) : undefined;
+}
+
+/**
+ * Chooses the parser for some bytes. Content that is unmistakably PDF or DOCX wins over the extension;
+ * a .pdf/.docx extension wins over other content (a damaged file then fails as `parse_failed`); known binary
+ * formats and binary bytes are `unsupported_format`; text goes by extension, else by its first lines
+ * (HTML, obvious Markdown, otherwise plain text).
+ */
+export function detectParser(input: ParseInput): Parser {
+  const { data, filename } = input;
+  const ext = extensionOf(filename);
+  const sniffed = sniff(data);
+  if (sniffed.kind === 'pdf') return pdfParser;
+  if (sniffed.kind === 'docx') return docxParser;
+  if (ext === 'pdf') return pdfParser;
+  if (ext === 'docx') return docxParser;
+  if (UNSUPPORTED_EXTENSIONS.has(ext)) throw unsupportedFormat(filename, sniffed.kind === 'binary' ? sniffed.format : `.${ext} file`);
+  if (sniffed.kind === 'binary') throw unsupportedFormat(filename, sniffed.format);
+  const byExt = parserForExtension(ext);
+  if (byExt) return byExt;
+  const head = decodeText(data.subarray(0, 4096)).text;
+  if (looksLikeHtml(head)) return htmlParser;
+  if (looksLikeMarkdown(head)) return markdownParser;
+  return textParser;
+}
+
+export interface ParseBytesInput extends ParseInput {
+  /** Force a parser by name instead of detecting one. */
+  parser?: string;
+}
+
+/**
+ * Detects the format and parses. Errors: `unsupported_format` for formats we do not read, `parse_failed`
+ * naming the file for anything that goes wrong inside a parser, `invalid_parameter` for an unknown parser
+ * name. A document without text is not an error: it comes back empty with an `empty_text` warning.
+ */
+export async function parseBytes(input: ParseBytesInput): Promise<ParsedDocument> {
+  const parser = input.parser ? getParser(input.parser) : detectParser(input);
+  try {
+    return await parser.parse({ data: input.data, ...(input.filename === undefined ? {} : { filename: input.filename }) });
+  } catch (err) {
+    if (err instanceof RagError) throw err;
+    throw parseFailed(input.filename, 'error', `the ${parser.name} parser failed`, err);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Fusing a full-text and a vector ranking into one.
+ *
+ * `rrf` is reciprocal-rank fusion (Cormack et al. 2009), the usual baseline: it ignores scores, so a weak
+ * retriever's noise counts as much as a strong one's evidence. `adaptive` (the default) fuses normalised
+ * scores and weights each ranking by how clearly it separates its top hits from the rest of its candidates
+ * for this very query: a retriever with a flat score profile (it cannot tell the documents apart) gets
+ * little weight, a peaked one much. Nothing is tuned on evaluation queries; the only constants are the
+ * candidate depth and the normalisation window.
+ */
+
+export type FusionMethod = 'adaptive' | 'rrf' | 'zscore';
+export const FUSION_METHODS: FusionMethod[] = ['adaptive', 'rrf', 'zscore'];
+
+export interface Ranked<T> {
+  key: string;
+  score: number;
+  item: T;
+}
+
+export interface FusionResult<T> {
+  key: string;
+  score: number;
+  item: T;
+}
+
+function rrf<T>(lists: Array<Array<Ranked<T>>>, k = 60): Array<FusionResult<T>> {
+  const acc = new Map<string, FusionResult<T>>();
+  for (const list of lists) {
+    list.forEach((r, rank) => {
+      const prev = acc.get(r.key);
+      const add = 1 / (k + rank + 1);
+      if (prev) prev.score += add;
+      else acc.set(r.key, { key: r.key, score: add, item: r.item });
+    });
+  }
+  return [...acc.values()].sort((a, b) => b.score - a.score);
+}
+
+function stats(scores: number[]): { mean: number; std: number } {
+  const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
+  const variance = scores.reduce((a, b) => a + (b - mean) ** 2, 0) / scores.length;
+  return { mean, std: Math.sqrt(variance) };
+}
+
+/** z-score each list over its candidates; a document missing from a list gets that list's floor. */
+function normalised<T>(list: Array<Ranked<T>>): { z: Map<string, number>; floor: number; peak: number } {
+  const scores = list.map((r) => r.score);
+  const { mean, std } = stats(scores);
+  const s = std > 1e-9 ? std : 1;
+  const z = new Map(list.map((r) => [r.key, (r.score - mean) / s]));
+  const zs = [...z.values()];
+  const floor = Math.min(...zs);
+  // How far the best hit stands out from the candidates (a flat profile gives a small value, a peaked one a large one).
+  const peak = Math.max(...zs);
+  return { z, floor, peak };
+}
+
+function scoreFusion<T>(lists: Array<Array<Ranked<T>>>, weighted: boolean): Array<FusionResult<T>> {
+  const nonEmpty = lists.filter((l) => l.length > 0);
+  if (nonEmpty.length === 0) return [];
+  if (nonEmpty.length === 1) return nonEmpty[0]!.map((r) => ({ key: r.key, score: r.score, item: r.item }));
+  const norms = nonEmpty.map(normalised);
+  const weights = norms.map((n) => (weighted ? Math.max(n.peak, 1e-3) ** 2 : 1));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const items = new Map<string, T>();
+  for (const list of nonEmpty) for (const r of list) if (!items.has(r.key)) items.set(r.key, r.item);
+  const out: Array<FusionResult<T>> = [];
+  for (const [key, item] of items) {
+    let score = 0;
+    norms.forEach((n, i) => {
+      score += (weights[i]! / total) * (n.z.get(key) ?? n.floor);
+    });
+    out.push({ key, score, item });
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** Fuse rankings (each sorted best first). The fused score is comparable within one query only. */
+export function fuse<T>(lists: Array<Array<Ranked<T>>>, method: FusionMethod = 'adaptive'): Array<FusionResult<T>> {
+  if (method === 'rrf') return rrf(lists);
+  return scoreFusion(lists, method === 'adaptive');
+}

@@ -1,0 +1,45 @@
+import type { EventEmitter } from 'node:events';
+import type { ModelManager } from '../embed/types.js';
+import type { Store } from '../store/store.js';
+
+export interface CoreOptions {
+  dataDir: string;
+  /** Embedding model for new KBs: a preset name or a folder. */
+  defaultModel: string;
+  /** May models be downloaded from the hub on first use. */
+  allowDownload: boolean;
+  /** Largest file accepted, in bytes. */
+  maxFileBytes: number;
+  /** Largest extracted text accepted, in characters. */
+  maxTextChars: number;
+  /** How long a vector search waits for a model that is loading (never for a download). */
+  vectorWaitMs: number;
+  /** Searches wait for the model to load (one-shot CLI use); servers answer hybrid from full-text meanwhile. */
+  waitForModels: boolean;
+}
+
+export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
+  defaultModel: 'multilingual',
+  allowDownload: true,
+  maxFileBytes: 100 * 1024 * 1024,
+  maxTextChars: 20_000_000,
+  vectorWaitMs: 15_000,
+  waitForModels: false,
+};
+
+/** Progress of ingestion, for progress bars and the UI. */
+export interface IngestEvent {
+  kb_id: string;
+  file?: string;
+  doc_id?: string;
+  stage: 'parse' | 'chunk' | 'embed' | 'index' | 'done' | 'error' | 'skipped';
+  chunks?: number;
+  message?: string;
+}
+
+export interface CoreContext {
+  store: Store;
+  models: ModelManager;
+  options: CoreOptions;
+  events: EventEmitter<{ ingest: [IngestEvent] }>;
+}

@@ -1,0 +1,194 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import {
+  AddBatchInputSchema,
+  AddDocumentInputSchema,
+  AddFileInputSchema,
+  DocumentItemSchema,
+  ListChunksInputSchema,
+  ListDocumentsInputSchema,
+  UploadFileInputSchema,
+  type AddBatchResult,
+  type AddResult,
+  type DocumentFull,
+  type ListDocumentsResult,
+} from '../../shared/contract/index.js';
+import { RagError, toErrorEnvelope } from '../../shared/errors.js';
+import { getParser, parseBytes } from '../parse/registry.js';
+import type { ParsedDocument } from '../parse/types.js';
+import { sqlString } from '../store/sql.js';
+import type { CoreContext } from './context.js';
+import { commitDocuments, prepareDocument, resolveChunking, type PreparedDoc } from './ingest.js';
+import { parseInput } from './validate.js';
+
+const WHOLE = { strategy: 'whole', chunk_size: 8192, chunk_overlap: 0 } as const;
+
+function unwrap(result: AddResult | RagError | undefined): AddResult {
+  if (result instanceof RagError) throw result;
+  if (!result) throw new RagError('internal', 'no result');
+  return result;
+}
+
+export async function parseText(content: string, format: 'text' | 'markdown' | 'html' = 'text'): Promise<ParsedDocument> {
+  if (!content.trim()) throw new RagError('invalid_parameter', 'content must not be empty');
+  return getParser(format).parse({ data: Buffer.from(content, 'utf8') });
+}
+
+async function prepareItem(ctx: CoreContext, kbId: string, raw: unknown, overwrite: boolean): Promise<PreparedDoc> {
+  const item = parseInput(DocumentItemSchema, raw);
+  const kb = ctx.store.registry.get(kbId);
+  const parsed = await parseText(item.content, item.format);
+  // Without a chunking config a text document is stored as one chunk (what an agent adding a note expects).
+  const chunking = item.chunking ? resolveChunking(kb, item.chunking) : resolveChunking(kb, undefined, { ...WHOLE });
+  return prepareDocument(ctx, kb, {
+    parsed, chunking, overwrite,
+    ...(item.doc_id ? { doc_id: item.doc_id } : {}),
+    ...(item.title ? { title: item.title } : {}),
+    ...(item.source ? { source: item.source } : {}),
+    ...(item.metadata ? { metadata: item.metadata } : {}),
+  });
+}
+
+export async function addDocument(ctx: CoreContext, raw: unknown): Promise<AddResult> {
+  const input = parseInput(AddDocumentInputSchema, raw);
+  const { kb_id, overwrite, ...item } = input;
+  const prepared = await prepareItem(ctx, kb_id, item, overwrite);
+  return unwrap((await commitDocuments(ctx, kb_id, [prepared]))[0]);
+}
+
+export async function addDocumentsBatch(ctx: CoreContext, raw: unknown): Promise<AddBatchResult> {
+  const input = parseInput(AddBatchInputSchema, raw);
+  ctx.store.registry.get(input.kb_id);
+  const results: AddBatchResult['results'] = [];
+  const prepared: Array<{ index: number; doc: PreparedDoc }> = [];
+  for (const [index, item] of input.documents.entries()) {
+    try {
+      prepared.push({ index, doc: await prepareItem(ctx, input.kb_id, item, input.overwrite) });
+    } catch (err) {
+      const docId = item && typeof item === 'object' && 'doc_id' in item && typeof item.doc_id === 'string' ? item.doc_id : null;
+      results[index] = { index, doc_id: docId, ok: false, error: toErrorEnvelope(err) };
+    }
+  }
+  const committed = await commitDocuments(ctx, input.kb_id, prepared.map((p) => p.doc));
+  committed.forEach((r, i) => {
+    const { index, doc } = prepared[i]!;
+    results[index] = r instanceof RagError
+      ? { index, doc_id: doc.doc_id, ok: false, error: toErrorEnvelope(r) }
+      : { index, doc_id: r.doc_id, ok: true, result: r };
+  });
+  const count = (s: string) => results.filter((r) => r.result?.status === s).length;
+  return { results, added: count('added'), updated: count('updated'), skipped: count('skipped'), failed: results.filter((r) => !r.ok).length };
+}
+
+/** Parse bytes of a named file (size limit first), wrapping parser failures with the file name. */
+export async function parseFileBytes(ctx: CoreContext, data: Uint8Array, filename: string): Promise<ParsedDocument> {
+  if (data.byteLength > ctx.options.maxFileBytes) {
+    throw new RagError('too_large', `${filename} is ${data.byteLength} bytes; the limit is ${ctx.options.maxFileBytes}`, {
+      details: { file: filename, bytes: data.byteLength, limit: ctx.options.maxFileBytes },
+    });
+  }
+  return parseBytes({ data, filename });
+}
+
+export interface FileItem {
+  data: Uint8Array;
+  filename: string;
+  doc_id?: string;
+  title?: string;
+  source?: string;
+  metadata?: Record<string, unknown>;
+  chunking?: Record<string, unknown>;
+}
+
+export async function prepareFile(ctx: CoreContext, kbId: string, file: FileItem, overwrite: boolean): Promise<PreparedDoc> {
+  const kb = ctx.store.registry.get(kbId);
+  const parsed = await parseFileBytes(ctx, file.data, file.filename);
+  return prepareDocument(ctx, kb, {
+    parsed,
+    chunking: resolveChunking(kb, file.chunking),
+    overwrite,
+    doc_id: file.doc_id ?? path.basename(file.filename),
+    fallbackTitle: path.basename(file.filename),
+    source: file.source ?? file.filename,
+    ...(file.title ? { title: file.title } : {}),
+    ...(file.metadata ? { metadata: file.metadata as Record<string, never> } : {}),
+  });
+}
+
+export async function addFile(ctx: CoreContext, raw: unknown): Promise<AddResult> {
+  const input = parseInput(AddFileInputSchema, raw);
+  ctx.store.registry.get(input.kb_id);
+  const abs = path.resolve(input.path);
+  const stat = await fs.stat(abs).catch((err: unknown) => {
+    throw new RagError('invalid_parameter', `cannot read ${abs}`, { cause: err });
+  });
+  if (stat.size > ctx.options.maxFileBytes) {
+    throw new RagError('too_large', `${abs} is ${stat.size} bytes; the limit is ${ctx.options.maxFileBytes}`, { details: { file: abs } });
+  }
+  const prepared = await prepareFile(ctx, input.kb_id, {
+    data: await fs.readFile(abs), filename: abs, source: input.source ?? abs,
+    ...(input.doc_id ? { doc_id: input.doc_id } : {}), ...(input.title ? { title: input.title } : {}),
+    ...(input.metadata ? { metadata: input.metadata } : {}), ...(input.chunking ? { chunking: input.chunking } : {}),
+  }, input.overwrite);
+  return unwrap((await commitDocuments(ctx, input.kb_id, [prepared]))[0]);
+}
+
+export async function uploadFile(ctx: CoreContext, raw: unknown): Promise<AddResult> {
+  const input = parseInput(UploadFileInputSchema, raw);
+  ctx.store.registry.get(input.kb_id);
+  const data = Buffer.from(input.data_base64, 'base64');
+  const prepared = await prepareFile(ctx, input.kb_id, {
+    data, filename: path.basename(input.filename), source: input.filename,
+    ...(input.doc_id ? { doc_id: input.doc_id } : {}), ...(input.title ? { title: input.title } : {}),
+    ...(input.metadata ? { metadata: input.metadata } : {}), ...(input.chunking ? { chunking: input.chunking } : {}),
+  }, input.overwrite);
+  return unwrap((await commitDocuments(ctx, input.kb_id, [prepared]))[0]);
+}
+
+export async function getDocument(ctx: CoreContext, kbId: string, docId: string): Promise<DocumentFull> {
+  ctx.store.registry.get(kbId);
+  const doc = await ctx.store.docs.get(kbId, docId);
+  if (!doc) throw new RagError('document_not_found', `document "${docId}" not found in "${kbId}"`, { details: { kb_id: kbId, doc_id: docId } });
+  const { version: _v, ...rest } = doc;
+  return rest;
+}
+
+export async function listDocuments(ctx: CoreContext, raw: unknown): Promise<ListDocumentsResult> {
+  const input = parseInput(ListDocumentsInputSchema, raw);
+  ctx.store.registry.get(input.kb_id);
+  let all = await ctx.store.docs.listAll(input.kb_id);
+  if (input.title_contains) {
+    const needle = input.title_contains.toLocaleLowerCase();
+    all = all.filter((d) => d.title.toLocaleLowerCase().includes(needle) || d.doc_id.toLocaleLowerCase().includes(needle));
+  }
+  return {
+    total: all.length,
+    documents: all.slice(input.offset, input.offset + input.limit).map(({ version: _v, ...d }) => d),
+  };
+}
+
+export async function deleteDocument(ctx: CoreContext, kbId: string, docId: string) {
+  ctx.store.registry.get(kbId);
+  return ctx.store.write(kbId, async () => {
+    const doc = await ctx.store.docs.summary(kbId, docId);
+    if (!doc) throw new RagError('document_not_found', `document "${docId}" not found in "${kbId}"`, { details: { kb_id: kbId, doc_id: docId } });
+    const table = await ctx.store.chunks(kbId);
+    const chunks = table ? await table.count(`doc_id = ${sqlString(docId)}`) : 0;
+    // Document row first: from then on the document is gone for every reader; chunks follow.
+    await ctx.store.docs.delete(kbId, docId);
+    if (table) await table.deleteDoc(docId);
+    return { kb_id: kbId, doc_id: docId, deleted: true, chunks_deleted: chunks };
+  });
+}
+
+export async function listChunks(ctx: CoreContext, raw: unknown) {
+  const input = parseInput(ListChunksInputSchema, raw);
+  await getDocument(ctx, input.kb_id, input.doc_id);
+  const table = await ctx.store.chunks(input.kb_id);
+  if (!table) return { total: 0, chunks: [] };
+  const { total, chunks } = await table.listChunks(input.doc_id, input.offset, input.limit);
+  return {
+    total,
+    chunks: chunks.map((c) => ({ chunk_index: c.chunk_index, text: c.text, characters: c.text.length, tokens: c.tokens, location: c.location })),
+  };
+}

@@ -1,0 +1,217 @@
+import type { AddResult, ChunkingConfig, ChunkingOverride, Kb, Metadata } from '../../shared/contract/index.js';
+import { ChunkingConfigSchema } from '../../shared/contract/index.js';
+import { RagError } from '../../shared/errors.js';
+import { chunkDocumentWithWarnings } from '../chunk/index.js';
+import type { ChunkDraft } from '../chunk/types.js';
+import type { Embedder } from '../embed/types.js';
+import type { ParsedDocument } from '../parse/types.js';
+import type { ChunkRow } from '../store/chunk-table.js';
+import { analyzeForIndex } from '../text/analyzer.js';
+import { sha256 } from '../util/hash.js';
+import type { CoreContext } from './context.js';
+import { typeMetadata } from './metadata.js';
+import { ensureChunkTable, scheduleIndexing } from './indexing.js';
+
+/** A document parsed and chunked, ready to embed and write. */
+export interface PreparedDoc {
+  doc_id: string;
+  title: string;
+  source: string;
+  metadata: Metadata;
+  parsed: ParsedDocument;
+  chunking: ChunkingConfig;
+  chunks: ChunkDraft[];
+  hash: string;
+  overwrite: boolean;
+  warnings: string[];
+}
+
+export function resolveChunking(kb: Kb, override: ChunkingOverride | undefined, fallback?: ChunkingConfig): ChunkingConfig {
+  const base = fallback ?? kb.chunking;
+  const merged = { ...base, ...Object.fromEntries(Object.entries(override ?? {}).filter(([, v]) => v !== undefined)) };
+  const parsed = ChunkingConfigSchema.safeParse(merged);
+  if (!parsed.success) throw new RagError('invalid_parameter', `bad chunking: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  return parsed.data;
+}
+
+function defaultTitle(parsed: ParsedDocument, fallback: string | undefined): string {
+  if (parsed.title?.trim()) return parsed.title.trim().slice(0, 500);
+  if (fallback) return fallback;
+  const firstLine = parsed.text.split('\n').find((l) => l.trim())?.trim() ?? '';
+  return firstLine.slice(0, 120);
+}
+
+export interface PrepareInput {
+  parsed: ParsedDocument;
+  doc_id?: string;
+  title?: string;
+  source?: string;
+  metadata?: Metadata;
+  chunking: ChunkingConfig;
+  overwrite: boolean;
+  /** Title when the parser found none (e.g. the file name). */
+  fallbackTitle?: string;
+}
+
+/** Chunk a parsed document with the KB's tokenizer (and embedder for the semantic strategy). */
+export async function prepareDocument(ctx: CoreContext, kb: Kb, input: PrepareInput): Promise<PreparedDoc> {
+  const { parsed } = input;
+  if (!parsed.text.trim()) throw new RagError('invalid_parameter', 'the document has no text');
+  if (parsed.text.length > ctx.options.maxTextChars) {
+    throw new RagError('too_large', `the document has ${parsed.text.length} characters; the limit is ${ctx.options.maxTextChars}`);
+  }
+  const hash = sha256(parsed.text);
+  const tokenizer = await ctx.models.getTokenCounter(kb.embedding_model);
+  const embedder = input.chunking.strategy === 'semantic' ? await tryEmbedder(ctx, kb) : undefined;
+  const embed = embedder ? (texts: string[]) => embedder.embedPassages(texts) : undefined;
+  const { chunks, warnings } = await chunkDocumentWithWarnings(parsed, input.chunking, { tokenizer, ...(embed ? { embed } : {}) });
+  const metadata: Metadata = { ...parsed.metadata, ...(input.metadata ?? {}) };
+  return {
+    doc_id: input.doc_id ?? `doc-${hash.slice(0, 16)}`,
+    title: input.title?.trim() || defaultTitle(parsed, input.fallbackTitle),
+    source: input.source ?? '',
+    metadata,
+    parsed,
+    chunking: input.chunking,
+    chunks,
+    hash,
+    overwrite: input.overwrite,
+    warnings: [...parsed.warnings, ...warnings],
+  };
+}
+
+/** The KB's embedder if it can be had now (loading a cached model is fine; downloads only if allowed). */
+export async function tryEmbedder(ctx: CoreContext, kb: Kb): Promise<Embedder | undefined> {
+  try {
+    return await ctx.models.getEmbedder(kb.embedding_model, { allowDownload: ctx.options.allowDownload });
+  } catch (err) {
+    if (err instanceof RagError && err.code === 'model_unavailable') return undefined;
+    throw err;
+  }
+}
+
+/** Text embedded for a chunk: the document title gives each chunk its context. */
+export const passageText = (title: string, text: string): string => (title ? `${title}\n${text}` : text);
+
+type Decision = { kind: 'write'; existing: boolean; created_at?: string } | { kind: 'skip'; result: AddResult };
+
+async function decide(ctx: CoreContext, kb: Kb, doc: PreparedDoc, seen: Map<string, string>): Promise<Decision> {
+  const existing = await ctx.store.docs.summary(kb.kb_id, doc.doc_id);
+  const skip = (reason: string, duplicateOf?: string, chunkCount = 0): Decision => ({
+    kind: 'skip',
+    result: {
+      kb_id: kb.kb_id, doc_id: doc.doc_id, status: 'skipped', chunk_count: chunkCount, skipped_reason: reason,
+      ...(duplicateOf ? { duplicate_of: duplicateOf } : {}), parser: doc.parsed.parser, embedded: false,
+    },
+  });
+  if (existing && existing.content_hash === doc.hash) return skip('unchanged: the same content is already stored', undefined, existing.chunk_count);
+  if (existing && !doc.overwrite) {
+    throw new RagError('document_already_exists', `document "${doc.doc_id}" already exists in "${kb.kb_id}" (set overwrite to replace it)`, {
+      details: { kb_id: kb.kb_id, doc_id: doc.doc_id },
+    });
+  }
+  const dupInBatch = seen.get(doc.hash);
+  const dup = dupInBatch ?? (await ctx.store.docs.findByHash(kb.kb_id, doc.hash));
+  if (dup && dup !== doc.doc_id) return skip(`duplicate: the same content is stored as "${dup}"`, dup);
+  return { kind: 'write', existing: Boolean(existing), ...(existing ? { created_at: existing.created_at } : {}) };
+}
+
+/**
+ * Embed and write prepared documents to a KB. Per document: chunks first, the document row last, then the
+ * previous version's chunks are removed. Returns one result (or error) per document, in order.
+ */
+export async function commitDocuments(ctx: CoreContext, kbId: string, docs: PreparedDoc[]): Promise<Array<AddResult | RagError>> {
+  const results: Array<AddResult | RagError> = new Array(docs.length);
+  const seen = new Map<string, string>();
+  const toWrite: Array<{ i: number; doc: PreparedDoc; decision: Extract<Decision, { kind: 'write' }> }> = [];
+  let kb = ctx.store.registry.get(kbId);
+  for (const [i, doc] of docs.entries()) {
+    try {
+      const decision = await decide(ctx, kb, doc, seen);
+      if (decision.kind === 'skip') {
+        results[i] = decision.result;
+        ctx.events.emit('ingest', { kb_id: kbId, doc_id: doc.doc_id, stage: 'skipped', message: decision.result.skipped_reason });
+        continue;
+      }
+      seen.set(doc.hash, doc.doc_id);
+      toWrite.push({ i, doc, decision });
+    } catch (err) {
+      results[i] = err instanceof RagError ? err : new RagError('internal', String(err), { cause: err });
+    }
+  }
+  if (toWrite.length === 0) return results;
+
+  const embedder = await tryEmbedder(ctx, kb);
+  const vectors = new Map<PreparedDoc, Float32Array[]>();
+  if (embedder) {
+    const all = toWrite.flatMap(({ doc }) => doc.chunks.map((c) => passageText(doc.title, c.text)));
+    for (const w of toWrite) ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'embed', chunks: w.doc.chunks.length });
+    const flat = await embedder.embedPassages(all);
+    let at = 0;
+    for (const { doc } of toWrite) {
+      vectors.set(doc, flat.slice(at, at + doc.chunks.length));
+      at += doc.chunks.length;
+    }
+  }
+
+  await ctx.store.write(kbId, async () => {
+    kb = ctx.store.registry.get(kbId);
+    const table = await ensureChunkTable(ctx, kb, embedder);
+    const rows: ChunkRow[] = [];
+    const docRows = [];
+    const now = new Date().toISOString();
+    const version = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    const fields = { ...kb.metadata_fields };
+    const good: typeof toWrite = [];
+    for (const w of toWrite) {
+      try {
+        const typed = typeMetadata(w.doc.metadata, fields);
+        Object.assign(fields, typed.newFields);
+        const docVectors = vectors.get(w.doc);
+        w.doc.chunks.forEach((c, ci) => {
+          rows.push({
+            chunk_id: `${w.doc.doc_id}#${version}#${c.chunk_index}`,
+            doc_id: w.doc.doc_id, version, chunk_index: c.chunk_index, text: c.text,
+            fts: analyzeForIndex(`${w.doc.title}\n${c.text}`),
+            vector: docVectors?.[ci] ?? null,
+            title: w.doc.title, source: w.doc.source, parser: w.doc.parsed.parser,
+            page: c.location.page ?? null,
+            heading_path: c.location.heading_path?.length ? JSON.stringify(c.location.heading_path) : null,
+            line_start: c.location.line_start ?? null, line_end: c.location.line_end ?? null,
+            char_start: c.location.char_start ?? 0, char_end: c.location.char_end ?? c.text.length,
+            tokens: c.tokens, metadata: JSON.stringify(w.doc.metadata),
+            created_at: w.decision.created_at ?? now, updated_at: now, meta: typed.columns,
+          });
+        });
+        docRows.push({
+          kb_id: kbId, doc_id: w.doc.doc_id, title: w.doc.title, source: w.doc.source, metadata: w.doc.metadata,
+          content: w.doc.parsed.text, content_hash: w.doc.hash, parser: w.doc.parsed.parser, chunking: w.doc.chunking,
+          chunk_count: w.doc.chunks.length, size: w.doc.parsed.text.length, version,
+          created_at: w.decision.created_at ?? now, updated_at: now,
+        });
+        good.push(w);
+      } catch (err) {
+        results[w.i] = err instanceof RagError ? err : new RagError('internal', String(err), { cause: err });
+      }
+    }
+    if (Object.keys(fields).length !== Object.keys(kb.metadata_fields).length) {
+      await table.ensureMetadataColumns(fields);
+      kb = ctx.store.registry.put({ ...kb, metadata_fields: fields, updated_at: now });
+    }
+    await table.add(rows);
+    await ctx.store.docs.upsert(docRows);
+    for (const w of good) if (w.decision.existing) await table.deleteDoc(w.doc.doc_id, version);
+    for (const w of good) {
+      results[w.i] = {
+        kb_id: kbId, doc_id: w.doc.doc_id, status: w.decision.existing ? 'updated' : 'added',
+        chunk_count: w.doc.chunks.length, parser: w.doc.parsed.parser, embedded: Boolean(embedder),
+        ...(w.doc.warnings.length || !embedder
+          ? { warnings: [...w.doc.warnings, ...(embedder ? [] : ['stored without vectors: the embedding model is not available; full-text search works'])] }
+          : {}),
+      };
+      ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'done', chunks: w.doc.chunks.length });
+    }
+  });
+  scheduleIndexing(ctx, kbId);
+  return results;
+}

@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Diagnostic } from '../../shared/contract/index.js';
+import { RAGDESK_VERSION } from '../../shared/version.js';
+import { dataPaths } from '../config/data-dir.js';
+import type { CoreContext } from './context.js';
+import { kbStats } from './kb-service.js';
+
+const require = createRequire(import.meta.url);
+
+function versionOf(pkg: string): string {
+  try {
+    return (require(`${pkg}/package.json`) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+export async function stats(ctx: CoreContext, allowed?: ReadonlySet<string>) {
+  const kbs = ctx.store.registry.list().filter((kb) => !allowed || allowed.has(kb.kb_id));
+  return { kbs: await Promise.all(kbs.map((kb) => kbStats(ctx, kb))) };
+}
+
+export async function diagnostic(ctx: CoreContext, allowed?: ReadonlySet<string>): Promise<Diagnostic> {
+  const paths = dataPaths(ctx.options.dataDir);
+  const { kbs } = await stats(ctx, allowed);
+  const models = ctx.models.status();
+  const warnings: string[] = [];
+  for (const m of models) {
+    if (m.state === 'missing' || m.state === 'error') {
+      warnings.push(`${m.kind} model ${m.model} is ${m.state}${m.error ? `: ${m.error}` : ''}; ${m.kind === 'embedding' ? 'vector search is off and hybrid answers from full-text' : 'results are not reranked'}`);
+    }
+  }
+  for (const kb of kbs) {
+    if (kb.fts_index === 'stale') warnings.push(`${kb.kb_id}: new rows are not yet folded into the full-text index (they are still searched)`);
+  }
+  if (!fs.existsSync(paths.lance)) warnings.push(`store folder ${paths.lance} does not exist yet`);
+  return {
+    data_dir: paths.root,
+    store_path: paths.lance,
+    versions: {
+      node: process.versions.node,
+      ragdesk: RAGDESK_VERSION,
+      lancedb: versionOf('@lancedb/lancedb'),
+      transformers: versionOf('@huggingface/transformers'),
+      mcp_sdk: versionOf('@modelcontextprotocol/sdk'),
+      ...(process.versions.electron ? { electron: process.versions.electron } : {}),
+    },
+    models,
+    kbs,
+    warnings,
+  };
+}

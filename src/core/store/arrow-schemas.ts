@@ -1,0 +1,79 @@
+import { Bool, Field, FixedSizeList, Float32, Float64, Int32, List, Schema, Utf8, type DataType } from 'apache-arrow';
+import type { MetadataFieldType } from '../../shared/contract/kb.js';
+
+/** The `documents` table: one row per document of every KB; the row is written last, so it marks a complete write. */
+export function documentsSchema(): Schema {
+  return new Schema([
+    new Field('kb_id', new Utf8(), false),
+    new Field('doc_id', new Utf8(), false),
+    new Field('title', new Utf8(), false),
+    new Field('source', new Utf8(), false),
+    new Field('metadata', new Utf8(), false),
+    new Field('content', new Utf8(), false),
+    new Field('content_hash', new Utf8(), false),
+    new Field('parser', new Utf8(), false),
+    new Field('chunking', new Utf8(), false),
+    new Field('chunk_count', new Int32(), false),
+    new Field('size', new Int32(), false),
+    new Field('version', new Utf8(), false),
+    new Field('created_at', new Utf8(), false),
+    new Field('updated_at', new Utf8(), false),
+  ]);
+}
+
+/** A KB's chunk table. Document facts are copied on each chunk so that filters run inside the vector/FTS query. */
+export function chunksSchema(dim: number): Schema {
+  return new Schema([
+    new Field('chunk_id', new Utf8(), false),
+    new Field('doc_id', new Utf8(), false),
+    new Field('version', new Utf8(), false),
+    new Field('chunk_index', new Int32(), false),
+    new Field('text', new Utf8(), false),
+    new Field('fts', new Utf8(), false),
+    new Field('vector', new FixedSizeList(dim, new Field('item', new Float32(), true)), true),
+    new Field('title', new Utf8(), false),
+    new Field('source', new Utf8(), false),
+    new Field('parser', new Utf8(), false),
+    new Field('page', new Int32(), true),
+    new Field('heading_path', new Utf8(), true),
+    new Field('line_start', new Int32(), true),
+    new Field('line_end', new Int32(), true),
+    new Field('char_start', new Int32(), false),
+    new Field('char_end', new Int32(), false),
+    new Field('tokens', new Int32(), false),
+    new Field('metadata', new Utf8(), false),
+    new Field('created_at', new Utf8(), false),
+    new Field('updated_at', new Utf8(), false),
+  ]);
+}
+
+export function metadataArrowType(type: MetadataFieldType): DataType {
+  switch (type) {
+    case 'string':
+      return new Utf8();
+    case 'number':
+      return new Float64();
+    case 'boolean':
+      return new Bool();
+    case 'string_list':
+      return new List(new Field('item', new Utf8(), true));
+    case 'number_list':
+      return new List(new Field('item', new Float64(), true));
+  }
+}
+
+/** SQL that yields a typed NULL, for adding a metadata column to an existing table. */
+export function metadataNullSql(type: MetadataFieldType): string {
+  switch (type) {
+    case 'string':
+      return 'CAST(NULL AS STRING)';
+    case 'number':
+      return 'CAST(NULL AS DOUBLE)';
+    case 'boolean':
+      return 'CAST(NULL AS BOOLEAN)';
+    case 'string_list':
+      return "arrow_cast(NULL, 'List(Utf8)')";
+    case 'number_list':
+      return "arrow_cast(NULL, 'List(Float64)')";
+  }
+}

@@ -1,0 +1,256 @@
+import type { Connection, Table } from '@lancedb/lancedb';
+import { Index, makeArrowTable } from '@lancedb/lancedb';
+import type { Schema } from 'apache-arrow';
+import type { Location, Metadata, MetadataFieldType } from '../../shared/contract/index.js';
+import { RagError } from '../../shared/errors.js';
+import { chunksSchema, metadataArrowType, metadataNullSql } from './arrow-schemas.js';
+import { metadataColumn } from './filters.js';
+import { sqlString } from './sql.js';
+
+/** One chunk row as written. `meta` holds the typed metadata columns (`m_<key>`). */
+export interface ChunkRow {
+  chunk_id: string;
+  doc_id: string;
+  version: string;
+  chunk_index: number;
+  text: string;
+  fts: string;
+  vector: Float32Array | null;
+  title: string;
+  source: string;
+  parser: string;
+  page: number | null;
+  heading_path: string | null;
+  line_start: number | null;
+  line_end: number | null;
+  char_start: number;
+  char_end: number;
+  tokens: number;
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+  meta: Record<string, unknown>;
+}
+
+/** A chunk as read back for hits and chunk listings. */
+export interface StoredChunk {
+  doc_id: string;
+  chunk_index: number;
+  text: string;
+  title: string;
+  source: string;
+  tokens: number;
+  location: Location;
+  metadata: Metadata;
+  /** cosine similarity (vector) or BM25 (fts) */
+  score: number;
+}
+
+const READ_COLUMNS = [
+  'doc_id', 'chunk_index', 'text', 'title', 'source', 'tokens', 'page', 'heading_path', 'line_start', 'line_end',
+  'char_start', 'char_end', 'metadata',
+];
+
+const FTS_OPTIONS = {
+  // The text is analysed in JS (see core/text/analyzer.ts): the index only splits on spaces.
+  baseTokenizer: 'whitespace',
+  lowercase: false,
+  stem: false,
+  removeStopWords: false,
+  asciiFolding: false,
+  withPosition: false,
+} as const;
+
+type Raw = Record<string, unknown>;
+
+export function chunkTableName(kbId: string): string {
+  return `chunks__${kbId}`;
+}
+
+function toStored(r: Raw, score: number): StoredChunk {
+  const location: Location = { char_start: Number(r.char_start), char_end: Number(r.char_end) };
+  if (r.page !== null && r.page !== undefined) location.page = Number(r.page);
+  if (r.heading_path) location.heading_path = JSON.parse(String(r.heading_path)) as string[];
+  if (r.line_start !== null && r.line_start !== undefined) location.line_start = Number(r.line_start);
+  if (r.line_end !== null && r.line_end !== undefined) location.line_end = Number(r.line_end);
+  return {
+    doc_id: String(r.doc_id),
+    chunk_index: Number(r.chunk_index),
+    text: String(r.text),
+    title: String(r.title),
+    source: String(r.source),
+    tokens: Number(r.tokens),
+    location,
+    metadata: JSON.parse(String(r.metadata)) as Metadata,
+    score,
+  };
+}
+
+/** A KB's chunk table: writes, full-text and vector search with filters pushed into the query, index upkeep. */
+export class ChunkTable {
+  private schema: Schema;
+  private hasFts = false;
+  private hasVectorIndex = false;
+
+  private constructor(
+    private readonly table: Table,
+    schema: Schema,
+    readonly dim: number,
+  ) {
+    this.schema = schema;
+  }
+
+  static async open(db: Connection, kbId: string): Promise<ChunkTable | undefined> {
+    const names = await db.tableNames();
+    if (!names.includes(chunkTableName(kbId))) return undefined;
+    const table = await db.openTable(chunkTableName(kbId));
+    const schema = await table.schema();
+    const vectorField = schema.fields.find((f) => f.name === 'vector');
+    const dim = (vectorField?.type as { listSize?: number } | undefined)?.listSize ?? 0;
+    const ct = new ChunkTable(table, schema, dim);
+    const indices = await table.listIndices();
+    ct.hasFts = indices.some((i) => i.columns.includes('fts'));
+    ct.hasVectorIndex = indices.some((i) => i.columns.includes('vector'));
+    return ct;
+  }
+
+  static async create(db: Connection, kbId: string, dim: number): Promise<ChunkTable> {
+    const schema = chunksSchema(dim);
+    const table = await db.createEmptyTable(chunkTableName(kbId), schema, { existOk: true });
+    return new ChunkTable(table, await table.schema(), dim);
+  }
+
+  get vectorIndexReady(): boolean {
+    return this.hasVectorIndex;
+  }
+
+  get ftsIndexReady(): boolean {
+    return this.hasFts;
+  }
+
+  /** Add a typed column for each metadata field the table does not have yet. */
+  async ensureMetadataColumns(fields: Readonly<Record<string, MetadataFieldType>>): Promise<void> {
+    const have = new Set(this.schema.fields.map((f) => f.name));
+    const missing = Object.entries(fields).filter(([key]) => !have.has(metadataColumn(key)));
+    if (missing.length === 0) return;
+    await this.table.addColumns(missing.map(([key, type]) => ({ name: metadataColumn(key), valueSql: metadataNullSql(type) })));
+    this.schema = await this.table.schema();
+    for (const [key, type] of missing) {
+      const field = this.schema.fields.find((f) => f.name === metadataColumn(key));
+      if (!field || field.type.toString() !== metadataArrowType(type).toString()) {
+        throw new RagError('internal', `metadata column ${key} has an unexpected type ${field?.type}`);
+      }
+    }
+  }
+
+  async add(rows: ChunkRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const metaColumns = this.schema.fields.map((f) => f.name).filter((n) => n.startsWith('m_'));
+    const data = rows.map((r) => {
+      const { meta, vector, ...rest } = r;
+      const out: Record<string, unknown> = { ...rest, vector: vector ? Array.from(vector) : null };
+      for (const col of metaColumns) out[col] = meta[col] ?? null;
+      return out;
+    });
+    await this.table.add(makeArrowTable(data, { schema: this.schema }));
+  }
+
+  async count(where?: string): Promise<number> {
+    return this.table.countRows(where);
+  }
+
+  async deleteDoc(docId: string, keepVersion?: string): Promise<void> {
+    const base = `doc_id = ${sqlString(docId)}`;
+    await this.table.delete(keepVersion ? `${base} AND version <> ${sqlString(keepVersion)}` : base);
+  }
+
+  async deleteWhere(predicate: string): Promise<void> {
+    await this.table.delete(predicate);
+  }
+
+  /** (doc_id, version) pairs present in the table, for crash repair. */
+  async docVersions(): Promise<Array<{ doc_id: string; version: string }>> {
+    const rows = (await this.table.query().select(['doc_id', 'version']).toArray()) as Raw[];
+    const seen = new Map<string, { doc_id: string; version: string }>();
+    for (const r of rows) seen.set(`${String(r.doc_id)}\u0000${String(r.version)}`, { doc_id: String(r.doc_id), version: String(r.version) });
+    return [...seen.values()];
+  }
+
+  async listChunks(docId: string, offset: number, limit: number): Promise<{ total: number; chunks: StoredChunk[] }> {
+    const where = `doc_id = ${sqlString(docId)}`;
+    const total = await this.table.countRows(where);
+    const rows = (await this.table
+      .query()
+      .where(`${where} AND chunk_index >= ${offset} AND chunk_index < ${offset + limit}`)
+      .select(READ_COLUMNS)
+      .toArray()) as Raw[];
+    const chunks = rows.map((r) => toStored(r, 0)).sort((a, b) => a.chunk_index - b.chunk_index);
+    return { total, chunks };
+  }
+
+  async ftsSearch(analyzedQuery: string, limit: number, where?: string): Promise<StoredChunk[]> {
+    if (!analyzedQuery.trim()) return [];
+    let q = this.table.query().fullTextSearch(analyzedQuery, { columns: ['fts'] }).select([...READ_COLUMNS, '_score']).limit(limit);
+    if (where) q = q.where(where);
+    const rows = (await q.toArray()) as Raw[];
+    return rows.map((r) => toStored(r, Number(r._score)));
+  }
+
+  async vectorSearch(vector: Float32Array, limit: number, where?: string, nprobes = 32): Promise<StoredChunk[]> {
+    let q = this.table.vectorSearch(Array.from(vector)).column('vector').distanceType('cosine').select([...READ_COLUMNS, '_distance']).limit(limit);
+    if (this.hasVectorIndex) q = q.nprobes(nprobes).ef(Math.max(64, limit * 4));
+    if (where) q = q.where(where);
+    const rows = (await q.toArray()) as Raw[];
+    return rows.map((r) => toStored(r, 1 - Number(r._distance)));
+  }
+
+  /** Chunks still waiting for a vector (written while the model was unavailable). */
+  async chunksWithoutVectors(limit: number): Promise<Array<{ chunk_id: string; title: string; text: string }>> {
+    const rows = (await this.table.query().where('vector IS NULL').select(['chunk_id', 'title', 'text']).limit(limit).toArray()) as Raw[];
+    return rows.map((r) => ({ chunk_id: String(r.chunk_id), title: String(r.title), text: String(r.text) }));
+  }
+
+  async setVectors(items: Array<{ chunk_id: string; vector: Float32Array }>): Promise<void> {
+    if (items.length === 0) return;
+    const ids = items.map((i) => sqlString(i.chunk_id)).join(', ');
+    const rows = (await this.table.query().where(`chunk_id IN (${ids})`).toArray()) as Raw[];
+    const byId = new Map(items.map((i) => [i.chunk_id, i.vector]));
+    const updated = rows.map((r) => ({ ...r, vector: Array.from(byId.get(String(r.chunk_id)) ?? []) }));
+    await this.table.mergeInsert('chunk_id').whenMatchedUpdateAll().execute(makeArrowTable(updated, { schema: this.schema }));
+  }
+
+  async ensureFtsIndex(): Promise<void> {
+    if (this.hasFts) return;
+    await this.table.createIndex('fts', { config: Index.fts(FTS_OPTIONS), replace: true });
+    this.hasFts = true;
+  }
+
+  /**
+   * Build the ANN index (IVF partitions + HNSW over scalar-quantised vectors; cosine). Worth it only past the
+   * size where exact search misses the latency target; the caller decides (see ANN_MIN_ROWS in indexing.ts).
+   */
+  async buildVectorIndex(rows: number): Promise<void> {
+    const numPartitions = Math.max(1, Math.round(Math.sqrt(rows) / 2));
+    await this.table.createIndex('vector', {
+      config: Index.hnswSq({ distanceType: 'cosine', numPartitions }),
+      replace: true,
+    });
+    this.hasVectorIndex = true;
+  }
+
+  /** Compact fragments and fold new rows into the indexes. */
+  async optimize(): Promise<void> {
+    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+  }
+
+  async unindexedRows(): Promise<number> {
+    if (!this.hasFts) return await this.table.countRows();
+    const stats = await this.table.indexStats('fts_idx');
+    return stats?.numUnindexedRows ?? 0;
+  }
+
+  async sizeBytes(): Promise<number> {
+    const stats = await this.table.stats();
+    return stats.totalBytes;
+  }
+}

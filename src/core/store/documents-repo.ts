@@ -1,0 +1,134 @@
+import type { Connection, Table } from '@lancedb/lancedb';
+import { makeArrowTable } from '@lancedb/lancedb';
+import type { ChunkingConfig, DocumentFull, DocumentSummary, Metadata } from '../../shared/contract/index.js';
+import { documentsSchema } from './arrow-schemas.js';
+import { sqlString } from './sql.js';
+
+export const DOCUMENTS_TABLE = 'documents';
+
+/** A document row as stored. */
+export interface DocumentRow {
+  kb_id: string;
+  doc_id: string;
+  title: string;
+  source: string;
+  metadata: Metadata;
+  content: string;
+  content_hash: string;
+  parser: string;
+  chunking: ChunkingConfig;
+  chunk_count: number;
+  size: number;
+  version: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const SUMMARY_COLUMNS = [
+  'kb_id', 'doc_id', 'title', 'source', 'metadata', 'content_hash', 'parser', 'chunking', 'chunk_count', 'size',
+  'version', 'created_at', 'updated_at',
+];
+
+type Raw = Record<string, unknown>;
+
+function toSummary(r: Raw): DocumentSummary & { version: string } {
+  return {
+    kb_id: String(r.kb_id),
+    doc_id: String(r.doc_id),
+    title: String(r.title),
+    source: String(r.source),
+    metadata: JSON.parse(String(r.metadata)) as Metadata,
+    parser: String(r.parser),
+    chunking: JSON.parse(String(r.chunking)) as ChunkingConfig,
+    chunk_count: Number(r.chunk_count),
+    size: Number(r.size),
+    content_hash: String(r.content_hash),
+    version: String(r.version),
+    created_at: String(r.created_at),
+    updated_at: String(r.updated_at),
+  };
+}
+
+const byKb = (kbId: string) => `kb_id = ${sqlString(kbId)}`;
+const byDoc = (kbId: string, docId: string) => `${byKb(kbId)} AND doc_id = ${sqlString(docId)}`;
+
+/** The `documents` table shared by all KBs. */
+export class DocumentsRepo {
+  private constructor(private readonly table: Table) {}
+
+  static async open(db: Connection): Promise<DocumentsRepo> {
+    const names = await db.tableNames();
+    const table = names.includes(DOCUMENTS_TABLE)
+      ? await db.openTable(DOCUMENTS_TABLE)
+      : await db.createEmptyTable(DOCUMENTS_TABLE, documentsSchema(), { existOk: true });
+    return new DocumentsRepo(table);
+  }
+
+  async get(kbId: string, docId: string): Promise<(DocumentFull & { version: string }) | undefined> {
+    const rows = (await this.table.query().where(byDoc(kbId, docId)).limit(1).toArray()) as Raw[];
+    const r = rows[0];
+    return r ? { ...toSummary(r), content: String(r.content) } : undefined;
+  }
+
+  async summary(kbId: string, docId: string): Promise<(DocumentSummary & { version: string }) | undefined> {
+    const rows = (await this.table.query().where(byDoc(kbId, docId)).select(SUMMARY_COLUMNS).limit(1).toArray()) as Raw[];
+    return rows[0] ? toSummary(rows[0]) : undefined;
+  }
+
+  async findByHash(kbId: string, hash: string): Promise<string | undefined> {
+    const rows = (await this.table
+      .query()
+      .where(`${byKb(kbId)} AND content_hash = ${sqlString(hash)}`)
+      .select(['doc_id'])
+      .limit(1)
+      .toArray()) as Raw[];
+    return rows[0] ? String(rows[0].doc_id) : undefined;
+  }
+
+  /** All summaries of a KB, newest first (documents tables are small next to chunk tables). */
+  async listAll(kbId: string): Promise<Array<DocumentSummary & { version: string }>> {
+    const rows = (await this.table.query().where(byKb(kbId)).select(SUMMARY_COLUMNS).toArray()) as Raw[];
+    return rows
+      .map(toSummary)
+      .sort((a, b) => b.updated_at.localeCompare(a.updated_at) || a.doc_id.localeCompare(b.doc_id));
+  }
+
+  async count(kbId: string): Promise<number> {
+    return this.table.countRows(byKb(kbId));
+  }
+
+  /** Insert or replace document rows in one commit (matched on kb_id + doc_id). */
+  async upsert(rows: DocumentRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const data = makeArrowTable(
+      rows.map((r) => ({ ...r, metadata: JSON.stringify(r.metadata), chunking: JSON.stringify(r.chunking) })),
+      { schema: documentsSchema() },
+    );
+    await this.table.mergeInsert(['kb_id', 'doc_id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+  }
+
+  async delete(kbId: string, docId: string): Promise<void> {
+    await this.table.delete(byDoc(kbId, docId));
+  }
+
+  async deleteKb(kbId: string): Promise<void> {
+    await this.table.delete(byKb(kbId));
+  }
+
+  /** doc_id → version of every document in a KB (for crash repair). */
+  async versions(kbId: string): Promise<Map<string, string>> {
+    const rows = (await this.table.query().where(byKb(kbId)).select(['doc_id', 'version']).toArray()) as Raw[];
+    return new Map(rows.map((r) => [String(r.doc_id), String(r.version)]));
+  }
+
+  async lastUpdate(kbId: string): Promise<string | null> {
+    const rows = (await this.table.query().where(byKb(kbId)).select(['updated_at']).toArray()) as Raw[];
+    let last: string | null = null;
+    for (const r of rows) if (last === null || String(r.updated_at) > last) last = String(r.updated_at);
+    return last;
+  }
+
+  async optimize(): Promise<void> {
+    await this.table.optimize();
+  }
+}

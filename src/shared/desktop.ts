@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { ChunkingConfigSchema, DEFAULT_CHUNKING } from './contract/common.js';
+import type { ErrorEnvelope } from './errors.js';
+
+/**
+ * The desktop app's own operations (settings, server status), next to the contract: they travel over the same
+ * single IPC channel, are validated in main with these schemas, and exist only inside Electron.
+ */
+
+/** The one IPC channel between the preload and main. */
+export const IPC_CHANNEL = 'ragdesk:invoke';
+
+export type IpcReply = { ok: true; result: unknown } | { ok: false; error: ErrorEnvelope };
+
+/** What the preload puts on `window.ragdesk`: the method names it forwards and one `invoke`. Nothing else. */
+export interface DesktopBridge {
+  readonly methods: readonly string[];
+  invoke(method: string, input: unknown): Promise<IpcReply>;
+}
+
+export const THEMES = ['system', 'light', 'dark'] as const;
+
+/** The settings file (`<app data>/settings.json`): electron-store writes it, the CLI reads it through `conf`. */
+export const AppSettingsSchema = z.object({
+  /** Empty: the default data dir (RAGDESK_DATA_DIR or the OS app-data dir). */
+  dataDir: z.string().max(4096).default(''),
+  server: z
+    .object({
+      enabled: z.boolean().default(true),
+      /** 0: any free port. */
+      port: z.number().int().min(0).max(65535).default(7300),
+    })
+    .default({ enabled: true, port: 7300 }),
+  /** Embedding model for new KBs: a preset name or a model folder. */
+  embeddingModel: z.string().min(1).max(1024).default('multilingual'),
+  chunking: ChunkingConfigSchema.default(DEFAULT_CHUNKING),
+  closeToTray: z.boolean().default(true),
+  launchAtLogin: z.boolean().default(false),
+  /** Start hidden in the tray when launched at login. */
+  startHidden: z.boolean().default(true),
+  theme: z.enum(THEMES).default('system'),
+});
+export type AppSettings = z.output<typeof AppSettingsSchema>;
+export const DEFAULT_APP_SETTINGS: AppSettings = AppSettingsSchema.parse({});
+
+export const AppSettingsPatchSchema = z
+  .object({
+    dataDir: z.string().max(4096),
+    server: z.object({ enabled: z.boolean(), port: z.number().int().min(0).max(65535) }),
+    embeddingModel: z.string().min(1).max(1024),
+    chunking: ChunkingConfigSchema,
+    closeToTray: z.boolean(),
+    launchAtLogin: z.boolean(),
+    startHidden: z.boolean(),
+    theme: z.enum(THEMES),
+  })
+  .partial()
+  .strict();
+export type AppSettingsPatch = z.input<typeof AppSettingsPatchSchema>;
+
+export const AppInfoSchema = z.object({
+  version: z.string(),
+  platform: z.string(),
+  data_dir: z.string(),
+  server: z.object({
+    running: z.boolean(),
+    url: z.string().nullable(),
+    error: z.string().nullable(),
+  }),
+  /** Bearer token for the local HTTP server and `/mcp` (the owner's token). */
+  token: z.string().nullable(),
+  /** How an MCP client starts the bundled stdio server. */
+  mcp_stdio: z.object({ command: z.string(), args: z.array(z.string()), env: z.record(z.string(), z.string()) }),
+  indexing_paused: z.boolean(),
+  /** Whether a data dir / server change needs a restart to take effect. */
+  restart_needed: z.boolean(),
+});
+export type AppInfo = z.infer<typeof AppInfoSchema>;
+
+const Empty = z.object({}).strict();
+
+export const desktopContract = {
+  appInfo: { input: Empty, output: AppInfoSchema },
+  getSettings: { input: Empty, output: AppSettingsSchema },
+  updateSettings: { input: AppSettingsPatchSchema, output: AppSettingsSchema },
+  setIndexingPaused: { input: z.object({ paused: z.boolean() }).strict(), output: AppInfoSchema },
+} as const;
+export type DesktopContract = typeof desktopContract;
+export type DesktopMethodName = keyof DesktopContract;
+export const DESKTOP_METHOD_NAMES = Object.keys(desktopContract) as DesktopMethodName[];
+
+/** The desktop-only client (inside Electron). */
+export type DesktopClient = {
+  [M in DesktopMethodName]: (input: z.input<DesktopContract[M]['input']>) => Promise<z.output<DesktopContract[M]['output']>>;
+};
