@@ -6,10 +6,15 @@ import type { CoreContext } from '../services/context.js';
  * reranker is not ready, a background load starts and the hits come back as they were, saying why.
  */
 export async function rerankHits(ctx: CoreContext, query: string, hits: Hit[]): Promise<{ hits?: Hit[]; why?: string }> {
-  const reranker = ctx.models.peekReranker();
+  const model = ctx.options.rerankModel;
+  let reranker = ctx.models.peekReranker(model);
+  if (!reranker && ctx.options.waitForModels) {
+    reranker = await ctx.models.getReranker(model, { allowDownload: ctx.options.allowDownload }).catch(() => undefined);
+  }
   if (!reranker) {
     const status = ctx.models.status().find((s) => s.kind === 'rerank');
-    return { why: `not reranked: the reranker is ${status?.state ?? 'not loaded'}${status?.error ? ` (${status.error})` : ''}` };
+    const state = !status || status.state === 'loading' ? 'not loaded yet (loading in the background)' : status.state;
+    return { why: `not reranked: the reranker is ${state}${status?.error ? ` (${status.error})` : ''}` };
   }
   try {
     const scores = await reranker.score(query, hits.map((h) => (h.title ? `${h.title}\n${h.text}` : h.text)));

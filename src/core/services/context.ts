@@ -14,6 +14,8 @@ export interface CoreOptions {
   maxTextChars: number;
   /** How long a vector search waits for a model that is loading (never for a download). */
   vectorWaitMs: number;
+  /** Cross-encoder for `use_rerank`: a preset name or a folder. */
+  rerankModel: string;
   /** Searches wait for the model to load (one-shot CLI use); servers answer hybrid from full-text meanwhile. */
   waitForModels: boolean;
 }
@@ -25,6 +27,7 @@ export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
   maxTextChars: 20_000_000,
   vectorWaitMs: 15_000,
   waitForModels: false,
+  rerankModel: 'rerank',
 };
 
 /** Progress of ingestion, for progress bars and the UI. */

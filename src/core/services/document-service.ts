@@ -31,7 +31,10 @@ function unwrap(result: AddResult | RagError | undefined): AddResult {
 
 export async function parseText(content: string, format: 'text' | 'markdown' | 'html' = 'text'): Promise<ParsedDocument> {
   if (!content.trim()) throw new RagError('invalid_parameter', 'content must not be empty');
-  return getParser(format).parse({ data: Buffer.from(content, 'utf8') });
+  const parsed = await getParser(format).parse({ data: Buffer.from(content, 'utf8') });
+  // Text given as a string has no byte encoding worth recording.
+  const { encoding: _e, encoding_confidence: _c, ...metadata } = parsed.metadata;
+  return { ...parsed, metadata };
 }
 
 async function prepareItem(ctx: CoreContext, kbId: string, raw: unknown, overwrite: boolean): Promise<PreparedDoc> {

@@ -33,15 +33,18 @@ export function knownDim(ctx: CoreContext, model: string): number | undefined {
 export async function ensureChunkTable(ctx: CoreContext, kb: Kb, embedder: Embedder | undefined): Promise<ChunkTable> {
   const existing = await ctx.store.chunks(kb.kb_id);
   if (existing) {
-    if (embedder && existing.dim !== embedder.dim) {
+    if (embedder && existing.dim === 0) {
+      await existing.addVectorColumn(embedder.dim);
+      ctx.store.registry.put({ ...kb, embedding_dim: embedder.dim });
+    } else if (embedder && existing.dim !== embedder.dim) {
       throw new RagError('invalid_parameter', `knowledge base "${kb.kb_id}" holds ${existing.dim}-d vectors but model ${embedder.resolved} makes ${embedder.dim}-d ones`);
     }
     return existing;
   }
-  const dim = embedder?.dim ?? kb.embedding_dim ?? knownDim(ctx, kb.embedding_model);
-  if (!dim) throw new RagError('model_unavailable', `the vector size of model "${kb.embedding_model}" is unknown until it is loaded`);
+  // Unknown size (model never loaded, not a preset): start without a vector column; it is added on first load.
+  const dim = embedder?.dim ?? kb.embedding_dim ?? knownDim(ctx, kb.embedding_model) ?? 0;
   const table = await ctx.store.createChunks(kb, dim);
-  if (kb.embedding_dim !== dim) ctx.store.registry.put({ ...kb, embedding_dim: dim });
+  if (dim > 0 && kb.embedding_dim !== dim) ctx.store.registry.put({ ...kb, embedding_dim: dim });
   return table;
 }
 
@@ -90,7 +93,7 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
     if (rows === 0) return;
     if (!table.ftsIndexReady) await table.ensureFtsIndex();
     else if (force || (await table.unindexedRows()) >= OPTIMIZE_AFTER_ROWS) await table.optimize();
-    if (!table.vectorIndexReady && rows >= ANN_MIN_ROWS) {
+    if (table.dim > 0 && !table.vectorIndexReady && rows >= ANN_MIN_ROWS) {
       const withVectors = await table.count('vector IS NOT NULL');
       if (withVectors >= ANN_MIN_ROWS) await table.buildVectorIndex(withVectors);
     }
@@ -102,7 +105,9 @@ export async function backfillVectors(ctx: CoreContext, kbId: string, embedder: 
   let done = 0;
   for (;;) {
     const table = await ctx.store.chunks(kbId);
-    if (!table || table.dim !== embedder.dim) return done;
+    if (!table) return done;
+    if (table.dim === 0) await ctx.store.write(kbId, () => ensureChunkTable(ctx, ctx.store.registry.get(kbId), embedder));
+    if (table.dim !== embedder.dim) return done;
     const batch = await table.chunksWithoutVectors(256);
     if (batch.length === 0) return done;
     const vectors = await embedder.embedPassages(batch.map((b) => passageText(b.title, b.text)));

@@ -155,8 +155,8 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
   }
 
   await ctx.store.write(kbId, async () => {
+    const table = await ensureChunkTable(ctx, ctx.store.registry.get(kbId), embedder);
     kb = ctx.store.registry.get(kbId);
-    const table = await ensureChunkTable(ctx, kb, embedder);
     const rows: ChunkRow[] = [];
     const docRows = [];
     const now = new Date().toISOString();
@@ -199,6 +199,8 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
       kb = ctx.store.registry.put({ ...kb, metadata_fields: fields, updated_at: now });
     }
     await table.add(rows);
+    // Full-text search needs the index to exist; later rows are searched unindexed until upkeep folds them in.
+    if (!table.ftsIndexReady) await table.ensureFtsIndex();
     await ctx.store.docs.upsert(docRows);
     for (const w of good) if (w.decision.existing) await table.deleteDoc(w.doc.doc_id, version);
     for (const w of good) {

@@ -21,7 +21,15 @@ export function documentsSchema(): Schema {
   ]);
 }
 
-/** A KB's chunk table. Document facts are copied on each chunk so that filters run inside the vector/FTS query. */
+/** The vector column of a `dim`-dimensional model. */
+export function vectorField(dim: number): Field {
+  return new Field('vector', new FixedSizeList(dim, new Field('item', new Float32(), true)), true);
+}
+
+/**
+ * A KB's chunk table. Document facts are copied on each chunk so that filters run inside the vector/FTS query.
+ * With `dim` 0 (model size unknown: never loaded, no preset) the table starts without a vector column.
+ */
 export function chunksSchema(dim: number): Schema {
   return new Schema([
     new Field('chunk_id', new Utf8(), false),
@@ -30,7 +38,7 @@ export function chunksSchema(dim: number): Schema {
     new Field('chunk_index', new Int32(), false),
     new Field('text', new Utf8(), false),
     new Field('fts', new Utf8(), false),
-    new Field('vector', new FixedSizeList(dim, new Field('item', new Float32(), true)), true),
+    ...(dim > 0 ? [vectorField(dim)] : []),
     new Field('title', new Utf8(), false),
     new Field('source', new Utf8(), false),
     new Field('parser', new Utf8(), false),

@@ -95,9 +95,22 @@ export class ChunkTable {
   private constructor(
     private readonly table: Table,
     schema: Schema,
-    readonly dim: number,
+    private vectorDim: number,
   ) {
     this.schema = schema;
+  }
+
+  /** Vector dimension; 0 while the table has no vector column yet. */
+  get dim(): number {
+    return this.vectorDim;
+  }
+
+  /** Add the vector column once the model's dimension is known (rows get NULL vectors until backfilled). */
+  async addVectorColumn(dim: number): Promise<void> {
+    if (this.vectorDim > 0) return;
+    await this.table.addColumns([{ name: 'vector', valueSql: `arrow_cast(NULL, 'FixedSizeList(${Math.trunc(dim)}, Float32)')` }]);
+    this.schema = await this.table.schema();
+    this.vectorDim = dim;
   }
 
   static async open(db: Connection, kbId: string): Promise<ChunkTable | undefined> {
@@ -148,7 +161,8 @@ export class ChunkTable {
     const metaColumns = this.schema.fields.map((f) => f.name).filter((n) => n.startsWith('m_'));
     const data = rows.map((r) => {
       const { meta, vector, ...rest } = r;
-      const out: Record<string, unknown> = { ...rest, vector: vector ? Array.from(vector) : null };
+      const out: Record<string, unknown> = { ...rest };
+      if (this.vectorDim > 0) out.vector = vector ? Array.from(vector) : null;
       for (const col of metaColumns) out[col] = meta[col] ?? null;
       return out;
     });
@@ -206,7 +220,9 @@ export class ChunkTable {
 
   /** Chunks still waiting for a vector (written while the model was unavailable). */
   async chunksWithoutVectors(limit: number): Promise<Array<{ chunk_id: string; title: string; text: string }>> {
-    const rows = (await this.table.query().where('vector IS NULL').select(['chunk_id', 'title', 'text']).limit(limit).toArray()) as Raw[];
+    let q = this.table.query().select(['chunk_id', 'title', 'text']).limit(limit);
+    if (this.vectorDim > 0) q = q.where('vector IS NULL');
+    const rows = (await q.toArray()) as Raw[];
     return rows.map((r) => ({ chunk_id: String(r.chunk_id), title: String(r.title), text: String(r.text) }));
   }
 

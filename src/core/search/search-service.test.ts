@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../core.js';
+import { fixtureModels, openTestCore } from '../test-support.js';
+
+let core: Core;
+
+const DOCS = [
+  { doc_id: 'ru-customs', title: 'Таможня', content: 'Таможня проверяет документы. Таможенные платежи уплачиваются до выпуска товаров.', metadata: { lang: 'ru', year: 2023, tags: ['customs'] } },
+  { doc_id: 'ru-returns', title: 'Возврат', content: 'Возврат товара возможен в течение тридцати дней после покупки.', metadata: { lang: 'ru', year: 2021, tags: ['returns'] } },
+  { doc_id: 'zh-returns', title: '退货政策', content: '客户可以在收货后三十天内申请退货，运费由客户承担。', metadata: { lang: 'zh', year: 2024, tags: ['returns'] } },
+  { doc_id: 'zh-customs', title: '海关申报', content: '进口货物必须向海关申报，并缴纳关税。', metadata: { lang: 'zh', year: 2022, tags: ['customs'] } },
+  { doc_id: 'en-shipping', title: 'Shipping', content: 'We ship goods by sea freight; the transit time from Shanghai is thirty days.', metadata: { lang: 'en', year: 2024, tags: ['shipping'] } },
+  { doc_id: 'en-heart', title: 'Heart health', content: 'Cardiovascular disease is a leading cause of death; heart patients need treatment.', metadata: { lang: 'en', year: 2020, tags: ['health'] } },
+];
+
+async function errorCode(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    return (err as { code?: string }).code ?? 'none';
+  }
+  return 'no error';
+}
+
+beforeAll(async () => {
+  const { model, reranker } = await fixtureModels();
+  core = await openTestCore({ rerankModel: reranker });
+  await core.client.createKb({ kb_id: 'mixed', embedding_model: model });
+  await core.client.addDocumentsBatch({ kb_id: 'mixed', documents: DOCS });
+  await core.client.createKb({ kb_id: 'other', embedding_model: model });
+  await core.client.addDocument({ kb_id: 'other', doc_id: 'o1', content: 'Customs duties and import taxes for goods.', metadata: { priority: 1 } });
+  await core.client.createKb({ kb_id: 'offline', embedding_model: '/nonexistent/model-folder' });
+  await core.client.addDocument({ kb_id: 'offline', doc_id: 'x', content: 'Offline knowledge about customs.' }).catch(() => undefined);
+  await core.ctx.models.getEmbedder(model);
+  await core.ctx.models.getReranker(reranker);
+});
+afterAll(async () => core.close());
+
+describe('full-text search in one KB holding three languages', () => {
+  it('finds Russian by an inflected form', async () => {
+    const res = await core.client.search({ query: 'таможенной', kb_ids: ['mixed'], mode: 'fts' });
+    expect(res.hits[0]!.doc_id).toBe('ru-customs');
+  });
+  it('finds Chinese by a 2-character query', async () => {
+    expect((await core.client.search({ query: '退货', kb_ids: ['mixed'], mode: 'fts' })).hits[0]!.doc_id).toBe('zh-returns');
+    expect((await core.client.search({ query: '海关', kb_ids: ['mixed'], mode: 'fts' })).hits[0]!.doc_id).toBe('zh-customs');
+  });
+  it('finds English with stemming', async () => {
+    const res = await core.client.search({ query: 'shipped', kb_ids: ['mixed'], mode: 'fts' });
+    expect(res).toMatchObject({ mode: 'fts', reranked: false });
+    expect(res.hits[0]).toMatchObject({ kb_id: 'mixed', doc_id: 'en-shipping', chunk_index: 0, title: 'Shipping' });
+    expect(res.hits[0]!.metadata).toMatchObject({ lang: 'en' });
+  });
+});
+
+describe('vector and hybrid through the real model loading path', () => {
+  it('ranks by meaning with the fixture model', async () => {
+    const res = await core.client.search({ query: 'heart disease patients', kb_ids: ['mixed'], mode: 'vector', top_k: 3 });
+    expect(res.hits[0]!.doc_id).toBe('en-heart');
+    expect(res.hits[0]!.score).toBeGreaterThan(res.hits[2]!.score);
+  });
+  it('fuses both in hybrid without degradation', async () => {
+    const res = await core.client.search({ query: 'customs goods', kb_ids: ['mixed'], mode: 'hybrid', top_k: 4 });
+    expect(res.degraded).toBeUndefined();
+    expect(res.hits.map((h) => h.doc_id)).toContain('en-shipping');
+  });
+  it('reranks with the cross-encoder when asked', async () => {
+    const res = await core.client.search({ query: 'heart disease', kb_ids: ['mixed'], mode: 'hybrid', use_rerank: true, top_k: 3 });
+    expect(res.reranked).toBe(true);
+    expect(res.hits[0]!.doc_id).toBe('en-heart');
+  });
+  it('degrades hybrid to full-text and refuses vector when the model is unavailable', async () => {
+    const hybrid = await core.client.search({ query: 'customs', kb_ids: ['offline'], mode: 'hybrid' });
+    expect(hybrid.degraded).toMatch(/full-text/);
+    expect(hybrid.hits[0]?.doc_id).toBe('x');
+    expect(await errorCode(core.client.search({ query: 'customs', kb_ids: ['offline'], mode: 'vector' }))).toBe('model_unavailable');
+  });
+});
+
+describe('filters are pushed into the query', () => {
+  it('applies every operator as a prefilter', async () => {
+    const q = { query: 'returns customs shipping heart 退货 海关 таможня возврат', kb_ids: ['mixed'], mode: 'fts' as const, top_k: 10 };
+    const ids = async (filter: Record<string, unknown>) => (await core.client.search({ ...q, filter })).hits.map((h) => h.doc_id).sort();
+    expect(await ids({ lang: 'zh' })).toEqual(['zh-customs', 'zh-returns']);
+    expect(await ids({ year__gte: 2023 })).toEqual(['en-shipping', 'ru-customs', 'zh-returns']);
+    expect(await ids({ year__lt: 2022, lang__ne: 'en' })).toEqual(['ru-returns']);
+    expect(await ids({ lang__in: ['en'], year__lte: 2020 })).toEqual(['en-heart']);
+    expect(await ids({ lang__nin: ['ru', 'zh'] })).toEqual(['en-heart', 'en-shipping']);
+    expect(await ids({ tags__contains: 'returns' })).toEqual(['ru-returns', 'zh-returns']);
+    expect(await ids({ title__contains: 'Ship' })).toEqual(['en-shipping']);
+    expect(await ids({ doc_id: 'ru-returns' })).toEqual(['ru-returns']);
+    expect(await ids({ year__exists: true, year__gt: 2023 })).toEqual(['en-shipping', 'zh-returns']);
+  });
+  it('prefilters: a filtered query still fills top_k from matching rows', async () => {
+    const res = await core.client.search({ query: 'heart', kb_ids: ['mixed'], mode: 'vector', top_k: 2, filter: { lang: 'zh' } });
+    expect(res.hits.map((h) => h.doc_id).sort()).toEqual(['zh-customs', 'zh-returns']);
+  });
+  it('never turns a value into SQL', async () => {
+    const res = await core.client.search({ query: 'customs', kb_ids: ['mixed'], mode: 'fts', filter: { source: "x' OR 1=1 --" } });
+    expect(res.hits).toEqual([]);
+    const res2 = await core.client.search({ query: 'customs', kb_ids: ['mixed'], mode: 'fts', filter: { "lang') OR (1=1": 'x' } }).catch((e: { code: string }) => e.code);
+    expect(res2).toBe('invalid_parameter');
+  });
+  it('rejects unknown fields and wrong value types', async () => {
+    expect(await errorCode(core.client.search({ query: 'x', kb_ids: ['mixed'], filter: { nope: 1 } }))).toBe('invalid_parameter');
+    expect(await errorCode(core.client.search({ query: 'x', kb_ids: ['mixed'], filter: { year: 'new' } }))).toBe('invalid_parameter');
+  });
+});
+
+describe('validation and cross-KB search', () => {
+  it('validates query, top_k and KB ids', async () => {
+    expect(await errorCode(core.client.search({ query: '  ', kb_ids: ['mixed'] }))).toBe('invalid_parameter');
+    expect(await errorCode(core.client.search({ query: 'x', kb_ids: ['mixed'], top_k: 0 }))).toBe('invalid_parameter');
+    expect(await errorCode(core.client.search({ query: 'x', kb_ids: ['mixed'], top_k: 51 }))).toBe('invalid_parameter');
+    expect(await errorCode(core.client.search({ query: 'x', kb_ids: ['missing'] }))).toBe('kb_not_found');
+  });
+  it('searches every KB, merges and tags each hit', async () => {
+    const res = await core.client.search({ query: 'customs таможня', mode: 'fts', top_k: 10 });
+    expect(new Set(res.hits.map((h) => h.kb_id))).toEqual(new Set(['mixed', 'other', 'offline']));
+    const scores = res.hits.map((h) => h.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+  it('a filter field known to one KB only narrows the search to it', async () => {
+    const res = await core.client.search({ query: 'customs', mode: 'fts', filter: { priority: 1 } });
+    expect(res.hits.map((h) => h.kb_id)).toEqual(['other']);
+  });
+  it('limits a scoped caller to its KBs', async () => {
+    const res = await core.search({ query: 'customs', mode: 'fts', top_k: 10 }, { allowed: new Set(['other']) });
+    expect(res.hits.every((h) => h.kb_id === 'other')).toBe(true);
+  });
+});

@@ -1,0 +1,30 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Core, type OpenCoreOptions } from './core.js';
+import { buildFixtureModel, buildFixtureReranker } from './embed/fixture-model.js';
+
+/** Helpers for integration tests: a real Core on a temp data dir with the tiny fixture models. */
+
+export const FIXTURES = path.resolve(path.dirname(new URL(import.meta.url).pathname), 'parse', '__fixtures__');
+
+export function tempDir(prefix = 'ragdesk-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+let builtModels: Promise<{ model: string; reranker: string }> | undefined;
+
+/** Build the fixture embedding and rerank models once per test process. */
+export function fixtureModels(): Promise<{ model: string; reranker: string }> {
+  builtModels ??= (async () => {
+    const dir = tempDir('ragdesk-fixture-models-');
+    const model = await buildFixtureModel(path.join(dir, 'fixture-embed'));
+    const reranker = await buildFixtureReranker(path.join(dir, 'fixture-rerank'));
+    return { model: model.dir, reranker: reranker.dir };
+  })();
+  return builtModels;
+}
+
+export async function openTestCore(options: Partial<OpenCoreOptions> = {}): Promise<Core> {
+  return Core.open({ dataDir: tempDir(), allowDownload: false, ...options });
+}
