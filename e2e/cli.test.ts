@@ -1,0 +1,150 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureModels, tempDir } from '../src/core/test-support.js';
+import { json, ragdesk, ROOT } from './cli-support.js';
+
+let dataDir: string;
+let model: string;
+const cli = (...args: string[]) => ragdesk(['--data-dir', dataDir, ...args]);
+
+beforeAll(async () => {
+  ({ model } = await fixtureModels());
+  dataDir = tempDir('ragdesk-cli-');
+}, 120_000);
+
+describe('ragdesk CLI end to end', () => {
+  let files: string;
+
+  beforeAll(async () => {
+    // The sample KB plus one broken file: a folder with one bad file.
+    files = tempDir('ragdesk-cli-files-');
+    fs.cpSync(path.join(ROOT, 'rag_data'), files, { recursive: true });
+    fs.copyFileSync(path.join(ROOT, 'src/core/parse/__fixtures__/corrupt.pdf'), path.join(files, 'broken-report.pdf'));
+    const created = await cli('kb', 'create', 'sample', '--model', model, '--languages', 'en,ru,zh', '--json');
+    expect(created.code).toBe(0);
+  }, 120_000);
+
+  it('ingests a mixed folder: all good files indexed, the bad one reported, exit code 3', async () => {
+    const r = await cli('add', files, '--kb', 'sample', '--json');
+    expect(r.code).toBe(3);
+    const out = json<{ files: number; added: number; failed: number; results: Array<{ file: string; ok: boolean; error?: { code: string; message: string } }> }>(r);
+    expect(out.failed).toBe(1);
+    expect(out.added).toBe(out.files - 1);
+    const bad = out.results.find((x) => !x.ok)!;
+    expect(bad.file).toMatch(/broken-report\.pdf$/);
+    expect(bad.error).toMatchObject({ code: 'parse_failed' });
+    expect(bad.error!.message).toMatch(/broken-report\.pdf/);
+  });
+
+  it('re-adding the same folder skips unchanged files', async () => {
+    const r = await cli('add', files, '--kb', 'sample', '--json', '--exclude', '**/*.pdf');
+    const out = json<{ skipped: number; added: number }>(r);
+    expect(out.added).toBe(0);
+    expect(out.skipped).toBeGreaterThan(5);
+  });
+
+  it('puts the right document first for Russian, Chinese and English queries (fts)', async () => {
+    const top = async (q: string) => json<{ mode: string; reranked: boolean; hits: Array<{ doc_id: string }> }>(await cli('search', q, '--kb', 'sample', '--mode', 'fts', '--json'));
+    const ru = await top('таможенной пошлины');
+    expect(ru).toMatchObject({ mode: 'fts', reranked: false });
+    expect(ru.hits[0]!.doc_id).toMatch(/^ru-tamozhenn/);
+    expect((await top('退货')).hits[0]!.doc_id).toMatch(/^zh-tuihuo/);
+    expect((await top('Incoterms FOB')).hits[0]!.doc_id).toMatch(/^en-shipping/);
+  });
+
+  it('runs vector and hybrid through the model loading path', async () => {
+    for (const mode of ['vector', 'hybrid']) {
+      const r = await cli('search', 'customs clearance', '--kb', 'sample', '--mode', mode, '--top-k', '3', '--json');
+      expect(r.code).toBe(0);
+      const out = json<{ mode: string; degraded?: string; hits: Array<{ kb_id: string; location: object; score: number }> }>(r);
+      expect(out.mode).toBe(mode);
+      expect(out.degraded).toBeUndefined();
+      expect(out.hits).toHaveLength(3);
+      expect(out.hits[0]!.kb_id).toBe('sample');
+    }
+  });
+
+  it('filters, and answers bad filters with invalid_parameter (exit 2)', async () => {
+    const ok = json<{ hits: Array<{ doc_id: string }> }>(await cli('search', 'таможня customs 海关', '--all', '--mode', 'fts', '--filter', 'parser=docx', '--top-k', '10', '--json'));
+    expect(ok.hits.length).toBeGreaterThan(0);
+    expect(ok.hits.every((h) => h.doc_id.endsWith('.docx'))).toBe(true);
+    const bad = await cli('search', 'x', '--kb', 'sample', '--filter', 'nope=1', '--json');
+    expect(bad.code).toBe(2);
+    expect(json<{ error: { code: string } }>(bad).error.code).toBe('invalid_parameter');
+    const inj = json<{ hits: unknown[] }>(await cli('search', 'customs', '--kb', 'sample', '--mode', 'fts', '--filter', "source=x' OR 1=1 --", '--json'));
+    expect(inj.hits).toEqual([]);
+  });
+
+  it('lists, shows, chunks and removes documents', async () => {
+    const list = json<{ total: number; documents: Array<{ doc_id: string }> }>(await cli('docs', 'list', '--kb', 'sample', '--limit', '3', '--json'));
+    expect(list.documents).toHaveLength(3);
+    const id = 'en-product-safety.pdf';
+    const doc = json<{ content: string; parser: string }>(await cli('docs', 'show', id, '--kb', 'sample', '--json'));
+    expect(doc.parser).toBe('pdf');
+    const chunks = json<{ chunks: Array<{ location: { page?: number } }> }>(await cli('chunks', id, '--kb', 'sample', '--json'));
+    expect(chunks.chunks[0]!.location.page).toBe(1);
+    expect((await cli('docs', 'rm', id, '--kb', 'sample')).code).toBe(0);
+    const gone = await cli('docs', 'show', id, '--kb', 'sample', '--json');
+    expect(gone.code).toBe(1);
+    expect(json<{ error: { code: string } }>(gone).error.code).toBe('document_not_found');
+  });
+
+  it('previews without writing', async () => {
+    const r = await cli('preview', path.join(ROOT, 'rag_data/en-customs-clearance.md'), '--strategy', 'sentence', '--chunk-size', '64', '--json');
+    const out = json<{ parser: string; chunks: Array<{ tokens: number; characters: number }> }>(r);
+    expect(out.parser).toBe('markdown');
+    expect(out.chunks.length).toBeGreaterThan(2);
+    expect(out.chunks.every((c) => c.tokens <= 64)).toBe(true);
+  });
+
+  it('shows and removes KBs; unknown KB is kb_not_found', async () => {
+    const kbs = json<Array<{ kb_id: string; document_count: number }>>(await cli('kb', 'list', '--json'));
+    expect(kbs[0]).toMatchObject({ kb_id: 'sample' });
+    expect(kbs[0]!.document_count).toBeGreaterThan(5);
+    const bad = await cli('kb', 'show', 'nope', '--json');
+    expect(json<{ error: { code: string } }>(bad).error.code).toBe('kb_not_found');
+    expect((await cli('kb', 'create', 'Bad Id')).code).toBe(2);
+  });
+
+  it('evaluates a BEIR dataset with the JSON shape scripts rely on', async () => {
+    const ds = tempDir('ragdesk-beir-');
+    fs.mkdirSync(path.join(ds, 'qrels'));
+    const docs = [
+      { _id: 'd1', title: 'Heart', text: 'Cardiovascular disease and heart patients.' },
+      { _id: 'd2', title: 'Tax', text: 'Tax law for import duties at customs.' },
+      { _id: 'd3', title: 'Cats', text: 'Cats and dogs are animals.' },
+    ];
+    fs.writeFileSync(path.join(ds, 'corpus.jsonl'), docs.map((d) => JSON.stringify(d)).join('\n'));
+    fs.writeFileSync(path.join(ds, 'queries.jsonl'), [{ _id: 'q1', text: 'heart disease' }, { _id: 'q2', text: 'customs duties' }].map((q) => JSON.stringify(q)).join('\n'));
+    fs.writeFileSync(path.join(ds, 'qrels/test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\n');
+    const r = await ragdesk(['eval', '--dataset', ds, '--model', model, '--mode', 'fts', '--json']);
+    expect(r.code).toBe(0);
+    const out = json(r);
+    expect(Object.keys(out).slice(0, 6)).toEqual(['dataset', 'mode', 'queries', 'ndcg_at_10', 'recall_at_100', 'mrr_at_10']);
+    expect(out).toMatchObject({ mode: 'fts', queries: 2, ndcg_at_10: 1, mrr_at_10: 1 });
+    const all = json<Array<{ mode: string }>>(await ragdesk(['eval', '--dataset', ds, '--model', model, '--mode', 'all', '--json']));
+    expect(all.map((x) => x.mode)).toEqual(['hybrid', 'fts', 'vector']);
+  });
+
+  it('refuses a data dir held by another live process, naming it', async () => {
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    const lockFile = path.join(dataDir, 'ragdesk.lock');
+    try {
+      fs.writeFileSync(lockFile, JSON.stringify({ pid: holder.pid, port: null, token: 't', started_at: '', host: '127.0.0.1' }));
+      const r = await cli('kb', 'list', '--json');
+      expect(r.code).toBe(1);
+      const err = json<{ error: { code: string; message: string } }>(r).error;
+      expect(err.code).toBe('busy');
+      expect(err.message).toContain(String(holder.pid));
+    } finally {
+      holder.kill();
+      fs.rmSync(lockFile, { force: true });
+    }
+  });
+});
+
+afterAll(() => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
