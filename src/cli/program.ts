@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { RAGDESK_VERSION } from '../shared/version.js';
 import { registerAdd } from './commands/add.js';
+import { registerBench } from './commands/bench.js';
 import { registerDocs } from './commands/docs.js';
 import { registerEval } from './commands/eval.js';
 import { registerKb } from './commands/kb.js';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerSearch(program);
   registerDocs(program);
   registerEval(program);
+  registerBench(program);
   registerServe(program);
   registerMcp(program);
   registerKeys(program);

@@ -57,7 +57,7 @@ describe('downloading a hub model into <data>/models', () => {
     expect(downloading.length).toBeGreaterThan(1);
     for (const e of downloading) expect(e.progress).toBeGreaterThanOrEqual(0);
     expect(downloading.at(-1)?.progress).toBe(1);
-    expect(downloading.some((e) => e.file === 'onnx/model.onnx')).toBe(true);
+    expect(downloading.map((e) => e.file)).toContain('onnx/model.onnx');
     expect(events.at(-1)?.state).toBe('loaded');
     for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx']) {
       expect(existsSync(path.join(dataDir, 'models', 'ragdesk', 'fixture-dl', f)), f).toBe(true);

@@ -38,12 +38,41 @@ export async function loadModelTokenCounter(spec: ModelSpec, cacheDir: string): 
   lock = run.catch(() => undefined);
   try {
     const tokenizer = await run;
-    return {
-      id: spec.resolved,
-      count: (text: string) => (text ? tokenizer.encode(text, { add_special_tokens: false }).length : 0),
-    };
+    return { id: spec.resolved, count: wordMemoizedCount((text) => tokenizer.encode(text, { add_special_tokens: false }).length) };
   } catch (err) {
     process.stderr.write(`ragdesk: tokenizer of ${spec.model} could not be loaded, estimating tokens: ${err instanceof Error ? err.message : String(err)}\n`);
     return undefined;
   }
+}
+
+const MAX_CACHED_WORD = 64;
+const WHITESPACE = /[\s\u3000]+/;
+const MAX_CACHE = 200_000;
+
+/**
+ * Token counts per whitespace-separated word, memoised. Exact for the tokenizers transformers.js runs for
+ * embedding models: their pre-tokenizers (BERT's whitespace/punctuation split, SentencePiece's Metaspace) split
+ * on whitespace first, so a text's count is the sum of its words' counts. Words repeat (Zipf), so chunking a
+ * large corpus tokenizes each distinct word about once instead of every occurrence several times.
+ */
+export function wordMemoizedCount(countWord: (word: string) => number): (text: string) => number {
+  const cache = new Map<string, number>();
+  return (text: string) => {
+    let total = 0;
+    for (const word of text.split(WHITESPACE)) {
+      if (!word) continue;
+      if (word.length > MAX_CACHED_WORD) {
+        total += countWord(word);
+        continue;
+      }
+      let n = cache.get(word);
+      if (n === undefined) {
+        n = countWord(word);
+        if (cache.size >= MAX_CACHE) cache.clear();
+        cache.set(word, n);
+      }
+      total += n;
+    }
+    return total;
+  };
 }

@@ -68,7 +68,7 @@ export interface IngestFilesOptions {
 export async function ingestFiles(ctx: CoreContext, kbId: string, targets: FileTarget[], options: IngestFilesOptions = {}): Promise<FileOutcome[]> {
   ctx.store.registry.get(kbId);
   const outcomes: FileOutcome[] = [];
-  const groupSize = options.groupSize ?? 64;
+  const groupSize = options.groupSize ?? 256;
   let group: Array<{ target: FileTarget; doc: PreparedDoc }> = [];
   let groupChunks = 0;
   const settle = (o: FileOutcome) => {
@@ -102,7 +102,7 @@ export async function ingestFiles(ctx: CoreContext, kbId: string, targets: FileT
       }, options.overwrite ?? false);
       group.push({ target, doc });
       groupChunks += doc.chunks.length;
-      if (group.length >= groupSize || groupChunks >= 4096) await flush();
+      if (group.length >= groupSize || groupChunks >= 8192) await flush();
     } catch (err) {
       const error = toErrorEnvelope(err);
       ctx.events.emit('ingest', { kb_id: kbId, file: target.file, stage: 'error', message: error.message });

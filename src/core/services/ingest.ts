@@ -95,8 +95,13 @@ export const passageText = (title: string, text: string): string => (title ? `${
 
 type Decision = { kind: 'write'; existing: boolean; created_at?: string } | { kind: 'skip'; result: AddResult };
 
-async function decide(ctx: CoreContext, kb: Kb, doc: PreparedDoc, seen: Map<string, string>): Promise<Decision> {
-  const existing = await ctx.store.docs.summary(kb.kb_id, doc.doc_id);
+interface Known {
+  existing: Map<string, { content_hash: string; chunk_count: number; created_at: string }>;
+  hashes: Map<string, string>;
+}
+
+function decide(kb: Kb, doc: PreparedDoc, known: Known, seen: Map<string, string>): Decision {
+  const existing = known.existing.get(doc.doc_id);
   const skip = (reason: string, duplicateOf?: string, chunkCount = 0): Decision => ({
     kind: 'skip',
     result: {
@@ -110,8 +115,7 @@ async function decide(ctx: CoreContext, kb: Kb, doc: PreparedDoc, seen: Map<stri
       details: { kb_id: kb.kb_id, doc_id: doc.doc_id },
     });
   }
-  const dupInBatch = seen.get(doc.hash);
-  const dup = dupInBatch ?? (await ctx.store.docs.findByHash(kb.kb_id, doc.hash));
+  const dup = seen.get(doc.hash) ?? known.hashes.get(doc.hash);
   if (dup && dup !== doc.doc_id) return skip(`duplicate: the same content is stored as "${dup}"`, dup);
   return { kind: 'write', existing: Boolean(existing), ...(existing ? { created_at: existing.created_at } : {}) };
 }
@@ -125,9 +129,14 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
   const seen = new Map<string, string>();
   const toWrite: Array<{ i: number; doc: PreparedDoc; decision: Extract<Decision, { kind: 'write' }> }> = [];
   let kb = ctx.store.registry.get(kbId);
+  // Two queries for the whole batch: which doc_ids exist, which contents are already stored.
+  const known: Known = {
+    existing: await ctx.store.docs.summaries(kbId, [...new Set(docs.map((d) => d.doc_id))]),
+    hashes: await ctx.store.docs.findByHashes(kbId, [...new Set(docs.map((d) => d.hash))]),
+  };
   for (const [i, doc] of docs.entries()) {
     try {
-      const decision = await decide(ctx, kb, doc, seen);
+      const decision = decide(kb, doc, known, seen);
       if (decision.kind === 'skip') {
         results[i] = decision.result;
         ctx.events.emit('ingest', { kb_id: kbId, doc_id: doc.doc_id, stage: 'skipped', message: decision.result.skipped_reason });
@@ -201,7 +210,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
     await table.add(rows);
     // Full-text search needs the index to exist; later rows are searched unindexed until upkeep folds them in.
     if (!table.ftsIndexReady) await table.ensureFtsIndex();
-    await ctx.store.docs.upsert(docRows);
+    await ctx.store.docs.upsert(docRows, good.every((w) => !w.decision.existing));
     for (const w of good) if (w.decision.existing) await table.deleteDoc(w.doc.doc_id, version);
     for (const w of good) {
       results[w.i] = {

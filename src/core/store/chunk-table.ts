@@ -210,9 +210,11 @@ export class ChunkTable {
     return rows.map((r) => toStored(r, Number(r._score)));
   }
 
-  async vectorSearch(vector: Float32Array, limit: number, where?: string, nprobes = 32): Promise<StoredChunk[]> {
+  /** Nearest chunks by cosine similarity; through the ANN index when there is one, unless `exact`. */
+  async vectorSearch(vector: Float32Array, limit: number, where?: string, options: { exact?: boolean; nprobes?: number } = {}): Promise<StoredChunk[]> {
     let q = this.table.vectorSearch(Array.from(vector)).column('vector').distanceType('cosine').select([...READ_COLUMNS, '_distance']).limit(limit);
-    if (this.hasVectorIndex) q = q.nprobes(nprobes).ef(Math.max(64, limit * 4));
+    if (options.exact) q = q.bypassVectorIndex();
+    else if (this.hasVectorIndex) q = q.nprobes(options.nprobes ?? 32).ef(Math.max(64, limit * 4));
     if (where) q = q.where(where);
     const rows = (await q.toArray()) as Raw[];
     return rows.map((r) => toStored(r, 1 - Number(r._distance)));

@@ -75,14 +75,26 @@ export class DocumentsRepo {
     return rows[0] ? toSummary(rows[0]) : undefined;
   }
 
-  async findByHash(kbId: string, hash: string): Promise<string | undefined> {
-    const rows = (await this.table
-      .query()
-      .where(`${byKb(kbId)} AND content_hash = ${sqlString(hash)}`)
-      .select(['doc_id'])
-      .limit(1)
-      .toArray()) as Raw[];
-    return rows[0] ? String(rows[0].doc_id) : undefined;
+  /** Summaries of the given documents that exist, by doc_id (one query for a whole batch). */
+  async summaries(kbId: string, docIds: string[]): Promise<Map<string, DocumentSummary & { version: string }>> {
+    const out = new Map<string, DocumentSummary & { version: string }>();
+    for (let i = 0; i < docIds.length; i += 500) {
+      const ids = docIds.slice(i, i + 500).map(sqlString).join(', ');
+      const rows = (await this.table.query().where(`${byKb(kbId)} AND doc_id IN (${ids})`).select(SUMMARY_COLUMNS).toArray()) as Raw[];
+      for (const r of rows) out.set(String(r.doc_id), toSummary(r));
+    }
+    return out;
+  }
+
+  /** content_hash → doc_id for the hashes already stored in a KB (one query for a whole batch). */
+  async findByHashes(kbId: string, hashes: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (let i = 0; i < hashes.length; i += 500) {
+      const list = hashes.slice(i, i + 500).map(sqlString).join(', ');
+      const rows = (await this.table.query().where(`${byKb(kbId)} AND content_hash IN (${list})`).select(['doc_id', 'content_hash']).toArray()) as Raw[];
+      for (const r of rows) if (!out.has(String(r.content_hash))) out.set(String(r.content_hash), String(r.doc_id));
+    }
+    return out;
   }
 
   /** All summaries of a KB, newest first (documents tables are small next to chunk tables). */
@@ -97,14 +109,18 @@ export class DocumentsRepo {
     return this.table.countRows(byKb(kbId));
   }
 
-  /** Insert or replace document rows in one commit (matched on kb_id + doc_id). */
-  async upsert(rows: DocumentRow[]): Promise<void> {
+  /**
+   * Write document rows in one commit: a plain append when all are new, else insert-or-replace matched on
+   * kb_id + doc_id.
+   */
+  async upsert(rows: DocumentRow[], allNew = false): Promise<void> {
     if (rows.length === 0) return;
     const data = makeArrowTable(
       rows.map((r) => ({ ...r, metadata: JSON.stringify(r.metadata), chunking: JSON.stringify(r.chunking) })),
       { schema: documentsSchema() },
     );
-    await this.table.mergeInsert(['kb_id', 'doc_id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+    if (allNew) await this.table.add(data);
+    else await this.table.mergeInsert(['kb_id', 'doc_id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
   }
 
   async delete(kbId: string, docId: string): Promise<void> {

@@ -30,7 +30,23 @@ function pushCjk(run: string, out: string[]): void {
   }
 }
 
+/** Analysed tokens per distinct word, memoised: stemming every occurrence is most of the indexing cost. */
+const wordCache = new Map<string, readonly string[]>();
+const MAX_WORD_CACHE = 200_000;
+
 function pushWord(word: string, out: string[]): void {
+  let tokens = wordCache.get(word);
+  if (!tokens) {
+    const fresh: string[] = [];
+    analyzeWord(word, fresh);
+    tokens = fresh;
+    if (wordCache.size >= MAX_WORD_CACHE) wordCache.clear();
+    wordCache.set(word, tokens);
+  }
+  for (const t of tokens) out.push(t);
+}
+
+function analyzeWord(word: string, out: string[]): void {
   if (word.length > MAX_TOKEN) return;
   if (CYRILLIC.test(word)) {
     const w = word.replace(/ё/g, 'е');

@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Core } from '../../core/core.js';
+import type { Embedder, ModelManager } from '../../core/embed/types.js';
+import { searchKb } from '../../core/search/search-service.js';
+import { maintainIndexes } from '../../core/services/indexing.js';
+import type { ChunkRow } from '../../core/store/chunk-table.js';
+import { analyzeForIndex } from '../../core/text/analyzer.js';
+import type { SearchMode } from '../../shared/contract/index.js';
+import { percentile, prng, round, rssMb } from './stats.js';
+
+const DIM = 384;
+
+function unit(rand: () => number, dim: number): Float32Array {
+  const v = new Float32Array(dim);
+  let n = 0;
+  for (let i = 0; i < dim; i++) {
+    v[i] = rand() - 0.5;
+    n += v[i]! * v[i]!;
+  }
+  n = Math.sqrt(n);
+  for (let i = 0; i < dim; i++) v[i]! /= n;
+  return v;
+}
+
+/** Query embedding is excluded from the measurement: the embedder hands out precomputed query vectors. */
+function fixedQueryEmbedder(rand: () => number): Embedder {
+  return {
+    model: 'synthetic',
+    resolved: 'synthetic',
+    dim: DIM,
+    embedQueries: async (texts) => texts.map(() => unit(rand, DIM)),
+    embedPassages: async (texts) => texts.map(() => unit(rand, DIM)),
+  };
+}
+
+function withEmbedder(models: ModelManager, embedder: Embedder): ModelManager {
+  return { ...models, presets: () => models.presets(), status: () => models.status(), peekEmbedder: () => embedder, getEmbedder: async () => embedder };
+}
+
+/** Vocabulary for synthetic chunks: the sample KB's English words, drawn with a Zipf-like skew. */
+function vocabulary(root: string): string[] {
+  const text = fs.readdirSync(path.join(root, 'rag_data')).filter((f) => f.startsWith('en-') && /\.(md|txt)$/.test(f))
+    .map((f) => fs.readFileSync(path.join(root, 'rag_data', f), 'utf8')).join(' ');
+  return [...new Set(text.toLowerCase().match(/[a-z]{3,}/g) ?? [])];
+}
+
+export interface LatencyRow {
+  chunks: number;
+  vector_index: string;
+  mode: SearchMode;
+  p50_ms: number;
+  p95_ms: number;
+}
+
+export async function benchSearch(root: string, workDir: string, sizes = [10_000, 100_000]): Promise<{ latency: LatencyRow[]; rss_mb: number }> {
+  const rand = prng(7);
+  const words = vocabulary(root);
+  const sentence = (n: number) => Array.from({ length: n }, () => words[Math.floor(rand() ** 2 * words.length)]!).join(' ');
+  const core = await Core.open({ dataDir: path.join(workDir, 'search-data'), allowDownload: false });
+  const ctx = { ...core.ctx, models: withEmbedder(core.ctx.models, fixedQueryEmbedder(rand)) };
+  const latency: LatencyRow[] = [];
+  try {
+    for (const size of sizes) {
+      const kbId = `lat-${size}`;
+      await core.client.createKb({ kb_id: kbId, embedding_model: 'english' });
+      const table = await ctx.store.createChunks(ctx.store.registry.get(kbId), DIM);
+      const now = new Date().toISOString();
+      for (let i = 0; i < size; i += 5_000) {
+        const rows: ChunkRow[] = [];
+        for (let j = i; j < Math.min(size, i + 5_000); j++) {
+          const text = sentence(60);
+          rows.push({
+            chunk_id: `c${j}`, doc_id: `d${Math.floor(j / 10)}`, version: 'v', chunk_index: j % 10, text, fts: analyzeForIndex(text),
+            vector: unit(rand, DIM), title: `Doc ${Math.floor(j / 10)}`, source: '', parser: 'text', page: null, heading_path: null,
+            line_start: null, line_end: null, char_start: 0, char_end: text.length, tokens: 60, metadata: '{}', created_at: now, updated_at: now, meta: {},
+          });
+        }
+        await table.add(rows);
+      }
+      await maintainIndexes(ctx, kbId, true);
+      const kb = ctx.store.registry.get(kbId);
+      const queries = Array.from({ length: 120 }, () => sentence(3));
+      for (const mode of ['fts', 'vector', 'hybrid'] as SearchMode[]) {
+        const samples: number[] = [];
+        for (const [qi, q] of queries.entries()) {
+          const start = performance.now();
+          await searchKb(ctx, kb, q, analyzeForIndex(q), mode, undefined, mode === 'hybrid' ? 100 : 50, 'adaptive');
+          if (qi >= 20) samples.push(performance.now() - start); // first 20: warm-up
+        }
+        latency.push({ chunks: size, vector_index: table.vectorIndexReady ? 'ivf_hnsw_sq' : 'none (flat)', mode, p50_ms: round(percentile(samples, 50)), p95_ms: round(percentile(samples, 95)) });
+      }
+    }
+  } finally {
+    await core.close();
+  }
+  return { latency, rss_mb: rssMb() };
+}

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { benchAnnRecall } from '../bench/ann-bench.js';
+import { benchIngest } from '../bench/ingest-bench.js';
+import { benchSearch } from '../bench/search-bench.js';
+import { printJson, printLine, printTable } from '../output.js';
+import { globals } from './common.js';
+
+const PARTS = ['ingest', 'search', 'ann'] as const;
+type Part = (typeof PARTS)[number];
+
+/** Project root: the folder holding package.json above this module (src/cli/commands or out/main/chunks). */
+function projectRoot(): string {
+  let dir = path.dirname(new URL(import.meta.url).pathname);
+  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
+export function registerBench(program: Command): void {
+  program
+    .command('bench')
+    .description('measure ingest throughput, search latency and ANN recall (npm run bench); not a test')
+    .option('--only <parts>', `comma-separated: ${PARTS.join(',')}`)
+    .option('--sizes <list>', 'chunk counts for the latency part', '10000,100000')
+    .action(async (o: { only?: string; sizes: string }, cmd: Command) => {
+      const g = globals(cmd);
+      const parts = (o.only ? o.only.split(',') : [...PARTS]) as Part[];
+      const root = projectRoot();
+      const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-bench-'));
+      const report: Record<string, unknown> = {
+        machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.versions.node, date: new Date().toISOString() },
+      };
+      const log = (s: string) => !g.json && process.stderr.write(`${s}\n`);
+      try {
+        if (parts.includes('ingest')) {
+          log('ingest throughput (excluding embedding)…');
+          report.ingest = await benchIngest(root, work);
+        }
+        if (parts.includes('search')) {
+          log('search latency on synthetic 384-d vectors…');
+          report.search = await benchSearch(root, work, o.sizes.split(',').map(Number));
+        }
+        if (parts.includes('ann')) {
+          log('ANN recall on real embeddings…');
+          report.ann = await benchAnnRecall(root, work);
+        }
+      } finally {
+        fs.rmSync(work, { recursive: true, force: true });
+      }
+      if (g.json) return printJson(report);
+      const ingest = report.ingest as { formats: Array<Record<string, unknown>> } | undefined;
+      if (ingest) {
+        printLine('Ingest (parse + chunk + index, no embedding)');
+        printTable(ingest.formats, ['format', 'files', 'mb', 'chunks', 'seconds', 'mb_per_s', 'chunks_per_s']);
+        printLine();
+      }
+      const search = report.search as { latency: Array<Record<string, unknown>> } | undefined;
+      if (search) {
+        printLine('Search latency (excluding query embedding)');
+        printTable(search.latency, ['chunks', 'vector_index', 'mode', 'p50_ms', 'p95_ms']);
+        printLine();
+      }
+      if (report.ann) {
+        printLine('ANN vs exact on real embeddings');
+        for (const [k, v] of Object.entries(report.ann as Record<string, unknown>)) printLine(`  ${k.padEnd(18)} ${String(v)}`);
+      }
+    });
+}
