@@ -148,3 +148,22 @@ describe('ragdesk CLI end to end', () => {
 afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
+
+describe('the built binary', () => {
+  it('bin/ragdesk.js runs the bundled CLI, including the embedding worker (npm test builds first)', async () => {
+    const { execFile } = await import('node:child_process');
+    const run = (args: string[]) =>
+      new Promise<{ code: number; stdout: string }>((resolve) => {
+        execFile(process.execPath, [path.join(ROOT, 'bin/ragdesk.js'), ...args], { env: { ...process.env, RAGDESK_OFFLINE: '1' } }, (err, stdout) =>
+          resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
+        );
+      });
+    expect(fs.existsSync(path.join(ROOT, 'out/main/cli.js')), 'out/main/cli.js is missing: run `npm run build` first').toBe(true);
+    const dir = tempDir('ragdesk-bin-');
+    expect((await run(['--data-dir', dir, 'kb', 'create', 'b', '--model', model])).code).toBe(0);
+    expect((await run(['--data-dir', dir, 'add', path.join(ROOT, 'rag_data/en-customs-clearance.md'), '--kb', 'b'])).code).toBe(0);
+    const res = await run(['--data-dir', dir, 'search', 'physical inspection', '--kb', 'b', '--mode', 'vector', '--json']);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout).hits.length).toBeGreaterThan(0);
+  });
+});

@@ -6,11 +6,11 @@ import { dataPaths } from '../config/data-dir.js';
 import type { CoreContext } from './context.js';
 import { kbStats } from './kb-service.js';
 
-const require = createRequire(import.meta.url);
+const requirePackage = createRequire(import.meta.url);
 
 function versionOf(pkg: string): string {
   try {
-    return (require(`${pkg}/package.json`) as { version?: string }).version ?? 'unknown';
+    return (requirePackage(`${pkg}/package.json`) as { version?: string }).version ?? 'unknown';
   } catch {
     return 'unknown';
   }
