@@ -51,10 +51,10 @@ export async function benchAnnRecall(root: string, workDir: string): Promise<Rec
     const exactMs: number[] = [];
     for (const v of qv) {
       let t = performance.now();
-      const ann = await table.vectorSearch(v, 10);
+      const ann = await table.vectorRank(v, 10);
       annMs.push(performance.now() - t);
       t = performance.now();
-      const exact = await table.vectorSearch(v, 10, undefined, { exact: true });
+      const exact = await table.vectorRank(v, 10, undefined, { exact: true });
       exactMs.push(performance.now() - t);
       const truth = new Set(exact.map((c) => `${c.doc_id}#${c.chunk_index}`));
       recall += ann.filter((c) => truth.has(`${c.doc_id}#${c.chunk_index}`)).length / Math.max(1, truth.size);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Core } from '../../core/core.js';
 import type { Embedder, ModelManager } from '../../core/embed/types.js';
-import { searchKb } from '../../core/search/search-service.js';
+import { search } from '../../core/search/search-service.js';
 import { maintainIndexes } from '../../core/services/indexing.js';
 import type { ChunkRow } from '../../core/store/chunk-table.js';
 import { analyzeForIndex } from '../../core/text/analyzer.js';
@@ -85,7 +85,7 @@ export async function benchSearch(root: string, workDir: string, sizes = [10_000
         const samples: number[] = [];
         for (const [qi, q] of queries.entries()) {
           const start = performance.now();
-          await searchKb(ctx, kb, q, analyzeForIndex(q), mode, undefined, mode === 'hybrid' ? 100 : 50, 'adaptive');
+          await search(ctx, { query: q, kb_ids: [kb.kb_id], mode, top_k: 10 });
           if (qi >= 20) samples.push(performance.now() - start); // first 20: warm-up
         }
         latency.push({ chunks: size, vector_index: table.vectorIndexReady ? 'ivf_hnsw_sq' : 'none (flat)', mode, p50_ms: round(percentile(samples, 50)), p95_ms: round(percentile(samples, 95)) });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ChunkingOverride, SearchMode } from '../../shared/contract/index.js';
 import { Core } from '../core.js';
 import type { ModelManager } from '../embed/types.js';
-import { searchKb } from '../search/search-service.js';
+import { rankKb } from '../search/search-service.js';
 import { maintainIndexes } from '../services/indexing.js';
 import type { FusionMethod } from '../search/fusion.js';
 import { analyzeForIndex } from '../text/analyzer.js';
@@ -64,10 +64,10 @@ export async function runEval(options: EvalOptions): Promise<EvalReport[]> {
       let degraded: string | undefined;
       for (const [qid, rel] of ds.qrels) {
         const query = ds.queries.get(qid)!;
-        const out = await searchKb(core.ctx, kb, query, analyzeForIndex(query), mode, undefined, 100, options.fusion ?? 'adaptive');
+        const out = await rankKb(core.ctx, kb, query, analyzeForIndex(query), mode, undefined, 100, options.fusion ?? 'adaptive');
         degraded ??= out.degraded;
         const ranked: string[] = [];
-        for (const h of out.hits) if (!ranked.includes(h.doc_id)) ranked.push(h.doc_id);
+        for (const h of out.refs) if (!ranked.includes(h.doc_id)) ranked.push(h.doc_id);
         ndcg += ndcgAt(ranked, rel, 10);
         recall += recallAt(ranked, rel, 100);
         mrr += mrrAt(ranked, rel, 10);

