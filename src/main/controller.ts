@@ -1,0 +1,194 @@
+import { app, clipboard, dialog, type BrowserWindow } from 'electron';
+import path from 'node:path';
+import { activityLogFor } from '../core/activity/activity-log.js';
+import { dataPaths, defaultDataDir, resolveDataDir } from '../core/config/data-dir.js';
+import { Core } from '../core/core.js';
+import { openTakingOver } from '../http/handover.js';
+import { type AppInfo, type AppSettings, type AppSettingsPatch } from '../shared/desktop.js';
+import { RAGDESK_VERSION } from '../shared/version.js';
+import type { AppPaths } from './app-paths.js';
+import { applyLaunchAtLogin } from './autostart.js';
+import { IngestGate } from './ingest-gate.js';
+import type { DesktopHandlers } from './ipc-bridge.js';
+import { claudeDesktopConfig, stdioCommand } from './mcp-config.js';
+import { LocalServer } from './server.js';
+import type { SettingsStore } from './settings-store.js';
+import { AppTray } from './tray.js';
+import type { TrayAction, TrayState } from './tray-model.js';
+import { createMainWindow } from './window.js';
+
+/** Everything the app runs: Core, the local server, the tray, the window, and the settings that drive them. */
+export class AppController {
+  private window: BrowserWindow | null = null;
+  private tray: AppTray | null = null;
+  private quitting = false;
+  readonly gate = new IngestGate();
+
+  private constructor(
+    readonly core: Core,
+    readonly server: LocalServer,
+    private readonly settings: SettingsStore,
+    private readonly paths: AppPaths,
+    private readonly opened: { dataDir: string; model: string },
+  ) {}
+
+  /** Open the data dir (taking its lock) and wrap every contract client with the pause gate. */
+  static async open(settings: SettingsStore, paths: AppPaths): Promise<AppController> {
+    const s = settings.get();
+    const dataDir = resolveDataDir(s.dataDir || undefined);
+    // A `ragdesk mcp` started earlier by an agent hands the data dir over and becomes a bridge to this app.
+    const core = await openTakingOver(
+      () => Core.open({ dataDir, defaultModel: s.embeddingModel, workerPath: paths.embedWorker, allowDownload: process.env.RAGDESK_OFFLINE !== '1' }),
+      dataPaths(dataDir).lock,
+    );
+    const activity = activityLogFor(dataPaths(dataDir).activity);
+    const server = new LocalServer(core, { staticDir: paths.rendererHtml.replace(/[\\/]index\.html$/, ''), activity });
+    const controller = new AppController(core, server, settings, paths, { dataDir, model: s.embeddingModel });
+    controller.installGate();
+    return controller;
+  }
+
+  /** Pause/resume applies to every adapter: IPC, /api and MCP all reach Core through these two clients. */
+  private installGate(): void {
+    const core = this.core;
+    const gated = this.gate.wrap(core.client);
+    Object.defineProperty(core, 'client', { value: gated, configurable: true });
+    const clientFor = core.clientFor.bind(core);
+    core.clientFor = (scope) => this.gate.wrap(clientFor(scope));
+    this.gate.onChange(() => this.refreshTray());
+  }
+
+  async start(options: { hidden: boolean }): Promise<void> {
+    const s = this.settings.get();
+    await this.server.apply(s.server.enabled, s.server.port);
+    this.core.warmUp();
+    this.tray = new AppTray(this.paths.resources, (action) => void this.onTray(action));
+    this.refreshTray();
+    if (!options.hidden) this.showWindow();
+  }
+
+  showWindow(): void {
+    if (!this.window || this.window.isDestroyed()) {
+      this.window = createMainWindow(this.paths, { show: true, icon: path.join(this.paths.resources, 'icon.png') });
+      this.window.on('close', (event) => {
+        if (!this.quitting && this.settings.get().closeToTray && this.tray) {
+          event.preventDefault();
+          this.window?.hide();
+          this.refreshTray();
+        }
+      });
+      this.window.on('closed', () => {
+        this.window = null;
+        this.refreshTray();
+      });
+      this.window.on('show', () => this.refreshTray());
+    } else {
+      if (this.window.isMinimized()) this.window.restore();
+      this.window.show();
+      this.window.focus();
+    }
+    this.refreshTray();
+  }
+
+  get hasWindow(): boolean {
+    return this.window !== null && !this.window.isDestroyed();
+  }
+
+  private trayState(): TrayState {
+    return {
+      version: RAGDESK_VERSION,
+      windowVisible: Boolean(this.window && !this.window.isDestroyed() && this.window.isVisible()),
+      server: this.server.status,
+      indexingPaused: this.gate.isPaused,
+      activeIngests: this.gate.active,
+    };
+  }
+
+  refreshTray(): void {
+    this.tray?.update(this.trayState());
+  }
+
+  /** The stdio command names the data dir unless it is the default one an MCP client's process would find itself. */
+  private stdio() {
+    const custom = path.resolve(this.opened.dataDir) !== path.resolve(defaultDataDir());
+    return stdioCommand({ execPath: process.execPath, mainEntry: this.paths.mainEntry, ...(custom ? { dataDir: this.opened.dataDir } : {}) });
+  }
+
+  private async onTray(action: TrayAction): Promise<void> {
+    switch (action) {
+      case 'open':
+        return this.showWindow();
+      case 'copy-url':
+        if (this.server.status.url) clipboard.writeText(this.server.status.url);
+        return;
+      case 'copy-mcp-config':
+        clipboard.writeText(claudeDesktopConfig(this.stdio()));
+        return;
+      case 'toggle-pause':
+        this.gate.setPaused(!this.gate.isPaused);
+        return;
+      case 'quit':
+        return void app.quit();
+    }
+  }
+
+  info(): AppInfo {
+    const s = this.settings.get();
+    const status = this.server.status;
+    const wantedDir = resolveDataDir(s.dataDir || undefined);
+    return {
+      version: RAGDESK_VERSION,
+      platform: process.platform,
+      data_dir: this.opened.dataDir,
+      server: { running: status.running, url: status.url, error: status.error },
+      token: this.core.lock?.info.token ?? null,
+      mcp_stdio: this.stdio(),
+      indexing_paused: this.gate.isPaused,
+      restart_needed: wantedDir !== this.opened.dataDir || s.embeddingModel !== this.opened.model,
+    };
+  }
+
+  /** The desktop-only IPC operations. */
+  handlers(onTheme?: (theme: AppSettings['theme']) => void): DesktopHandlers {
+    return {
+      appInfo: async () => this.info(),
+      getSettings: async () => this.settings.get(),
+      updateSettings: async (patch: AppSettingsPatch) => {
+        const before = this.settings.get();
+        const next = this.settings.update(patch);
+        if (next.launchAtLogin !== before.launchAtLogin) this.applyLogin(next.launchAtLogin);
+        if (next.server.enabled !== before.server.enabled || next.server.port !== before.server.port) {
+          await this.server.apply(next.server.enabled, next.server.port);
+        }
+        if (next.theme !== before.theme) onTheme?.(next.theme);
+        this.refreshTray();
+        return next;
+      },
+      setIndexingPaused: async ({ paused }) => {
+        this.gate.setPaused(paused);
+        return this.info();
+      },
+    };
+  }
+
+  private applyLogin(enabled: boolean): void {
+    try {
+      applyLaunchAtLogin(app, enabled, { command: process.execPath, args: app.isPackaged ? [] : [this.paths.root] });
+    } catch (err) {
+      void dialog.showMessageBox({ type: 'warning', message: 'Could not change the login item', detail: String(err) });
+    }
+  }
+
+  async shutdown(): Promise<void> {
+    this.quitting = true;
+    this.gate.setPaused(false);
+    this.tray?.destroy();
+    this.tray = null;
+    await this.server.stop().catch(() => undefined);
+    await this.core.close().catch(() => undefined);
+  }
+
+  markQuitting(): void {
+    this.quitting = true;
+  }
+}

@@ -1,0 +1,64 @@
+import { app, dialog, session } from 'electron';
+import { pathToFileURL } from 'node:url';
+import { toErrorEnvelope } from '../shared/errors.js';
+import { appPaths } from './app-paths.js';
+import type { DesktopArgs } from './argv.js';
+import { AppController } from './controller.js';
+import { registerIpc } from './ipc.js';
+import { createIpcBridge } from './ipc-bridge.js';
+import { openElectronSettings } from './electron-settings.js';
+import { hardenContents, RENDERER_CSP } from './window.js';
+
+/** Lock down every web contents and the default session before any window opens. */
+function secureSession(): void {
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
+  });
+  // The UI needs no camera, microphone, notifications or geolocation; clipboard writes need no permission.
+  session.defaultSession.setPermissionRequestHandler((_wc, permission, callback) => callback(permission === 'clipboard-sanitized-write'));
+  session.defaultSession.setPermissionCheckHandler((_wc, permission) => permission === 'clipboard-sanitized-write');
+}
+
+/** The desktop app: one instance, Core + local server + tray, the window over IPC. */
+export async function startDesktop(args: DesktopArgs): Promise<void> {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  let controller: AppController | null = null;
+  const paths = appPaths(app.getAppPath(), process.resourcesPath);
+  app.on('second-instance', () => controller?.showWindow());
+  app.on('web-contents-created', (_event, contents) => hardenContents(contents, pathToFileURL(paths.rendererHtml).href));
+
+  await app.whenReady();
+  secureSession();
+  const settings = openElectronSettings();
+  try {
+    controller = await AppController.open(settings, paths);
+  } catch (err) {
+    const env = toErrorEnvelope(err);
+    dialog.showErrorBox('ragdesk cannot start', env.code === 'busy' ? `${env.message}\n\nQuit the other ragdesk (for example \`ragdesk serve\`) and start the app again.` : env.message);
+    app.exit(1);
+    return;
+  }
+  const c = controller;
+  registerIpc(paths.rendererHtml, createIpcBridge({ client: c.core.client, desktop: c.handlers() }));
+
+  const s = settings.get();
+  const atLogin = args.hidden || app.getLoginItemSettings().wasOpenedAtLogin;
+  await c.start({ hidden: atLogin && s.startHidden });
+
+  app.on('activate', () => c.showWindow());
+  // With the tray, closing the last window keeps the app (and its server) running.
+  app.on('window-all-closed', () => {
+    if (!settings.get().closeToTray) app.quit();
+  });
+  let closing = false;
+  app.on('before-quit', (event) => {
+    c.markQuitting();
+    if (closing) return;
+    event.preventDefault();
+    closing = true;
+    void c.shutdown().finally(() => app.exit(0));
+  });
+}

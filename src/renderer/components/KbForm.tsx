@@ -1,0 +1,140 @@
+import { Autocomplete, Button, Group, Modal, Stack, TagsInput, Text, TextInput, Textarea } from '@mantine/core';
+import { useEffect, useState, type FormEvent } from 'react';
+import { DEFAULT_CHUNKING, type ChunkingConfig, type Kb } from '../../shared/contract/index.js';
+import { useApi } from '../api/context.js';
+import { useQuery } from '../lib/use-query.js';
+import { ChunkingFields, chunkingValid } from './ChunkingFields.js';
+import { ErrorAlert } from './common.js';
+
+/** A KB id from a name: lower case, safe characters, at most 64. */
+export function slugify(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^[-_]+|[-_]+$/g, '')
+    .slice(0, 64);
+  return slug || '';
+}
+
+const KB_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** Create a KB, or edit one (`kb` given): name, description, department, model, languages, chunking defaults. */
+export function KbForm({ opened, kb, onClose, onSaved }: { opened: boolean; kb?: Kb; onClose: () => void; onSaved: (kb: Kb) => void }) {
+  const { client, desktop } = useApi();
+  const presets = useQuery(() => client.listModelPresets({}), [client], { enabled: opened });
+  const [name, setName] = useState('');
+  const [kbId, setKbId] = useState('');
+  const [idTouched, setIdTouched] = useState(false);
+  const [description, setDescription] = useState('');
+  const [department, setDepartment] = useState('');
+  const [model, setModel] = useState('');
+  const [languages, setLanguages] = useState<string[]>([]);
+  const [chunking, setChunking] = useState<ChunkingConfig>(DEFAULT_CHUNKING);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!opened) return;
+    setError(null);
+    setName(kb?.name ?? '');
+    setKbId(kb?.kb_id ?? '');
+    setIdTouched(false);
+    setDescription(kb?.description ?? '');
+    setDepartment(kb?.department ?? '');
+    setModel(kb?.embedding_model ?? '');
+    setLanguages(kb?.languages ?? []);
+    setChunking(kb?.chunking ?? DEFAULT_CHUNKING);
+    // New KBs in the desktop app start from the chunking and model defaults in Settings.
+    if (!kb && desktop) {
+      desktop
+        .getSettings({})
+        .then((s) => {
+          setChunking(s.chunking);
+          setModel((m) => m || s.embeddingModel);
+        })
+        .catch(() => undefined);
+    }
+  }, [opened, kb, desktop]);
+
+  const idError = !kb && kbId && !KB_ID.test(kbId) ? 'Lower-case letters, digits, - and _ (up to 64), starting with a letter or digit' : undefined;
+  const modelOptions = (presets.data ?? []).filter((p) => p.kind === 'embedding').map((p) => p.name);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const common = { name: name.trim() || undefined, description, department, languages, chunking };
+      const saved = kb
+        ? await client.updateKb({ kb_id: kb.kb_id, ...common })
+        : await client.createKb({ kb_id: kbId, ...common, ...(model.trim() ? { embedding_model: model.trim() } : {}) });
+      onSaved(saved);
+      onClose();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const canSave = (kb || (kbId && !idError)) && chunkingValid(chunking);
+  return (
+    <Modal opened={opened} onClose={onClose} title={kb ? `Edit ${kb.name}` : 'New knowledge base'} size="lg">
+      <form onSubmit={submit}>
+        <Stack>
+          <TextInput
+            label="Name"
+            placeholder="Product handbook"
+            value={name}
+            data-autofocus
+            onChange={(e) => {
+              const v = e.currentTarget.value;
+              setName(v);
+              if (!kb && !idTouched) setKbId(slugify(v));
+            }}
+          />
+          <TextInput
+            label="ID"
+            description="Used by agents and in URLs; cannot be changed later"
+            value={kbId}
+            disabled={Boolean(kb)}
+            required={!kb}
+            error={idError}
+            onChange={(e) => {
+              setIdTouched(true);
+              setKbId(e.currentTarget.value);
+            }}
+          />
+          <Textarea label="Description" description="Agents see it when they list knowledge bases" autosize minRows={2} value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
+          <Group grow>
+            <TextInput label="Department" value={department} onChange={(e) => setDepartment(e.currentTarget.value)} />
+            <TagsInput label="Languages" description="Press Enter after each, e.g. en, ru, zh" value={languages} onChange={setLanguages} />
+          </Group>
+          <Autocomplete
+            label="Embedding model"
+            description={kb ? 'Fixed once the KB holds vectors' : 'A preset name, or the absolute path of a model folder; empty: the default'}
+            placeholder="multilingual"
+            data={modelOptions}
+            value={model}
+            onChange={setModel}
+            disabled={Boolean(kb)}
+          />
+          <Text fw={500} size="sm">
+            Chunking defaults
+          </Text>
+          <ChunkingFields value={chunking} onChange={setChunking} idPrefix="kb-form" />
+          <ErrorAlert error={error} title="Could not save" />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy} disabled={!canSave}>
+              {kb ? 'Save' : 'Create'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,73 @@
+/** Ready-to-paste MCP client configurations for ragdesk, over stdio and over HTTP. */
+export interface AgentConfigInput {
+  /** How to start the stdio server (the bundled binary in the desktop app, `ragdesk mcp` otherwise). */
+  stdio: { command: string; args: string[]; env?: Record<string, string> };
+  /** The HTTP MCP endpoint, e.g. `http://127.0.0.1:7300/mcp`; null when the server is off. */
+  httpUrl: string | null;
+  /** Bearer token for HTTP (an API key). */
+  token: string;
+  name?: string;
+}
+
+export interface AgentConfig {
+  id: string;
+  client: string;
+  transport: 'stdio' | 'http';
+  /** Where the snippet goes. */
+  where: string;
+  text: string;
+}
+
+const json = (v: unknown) => JSON.stringify(v, null, 2);
+
+function stdioEntry(input: AgentConfigInput) {
+  const env = input.stdio.env && Object.keys(input.stdio.env).length > 0 ? { env: input.stdio.env } : {};
+  return { command: input.stdio.command, args: input.stdio.args, ...env };
+}
+
+export function agentConfigs(input: AgentConfigInput): AgentConfig[] {
+  const name = input.name ?? 'ragdesk';
+  const headers = { Authorization: `Bearer ${input.token}` };
+  const out: AgentConfig[] = [
+    {
+      id: 'claude-desktop',
+      client: 'Claude Desktop',
+      transport: 'stdio',
+      where: 'Settings → Developer → Edit Config (claude_desktop_config.json)',
+      text: json({ mcpServers: { [name]: stdioEntry(input) } }),
+    },
+    {
+      id: 'cursor-stdio',
+      client: 'Cursor',
+      transport: 'stdio',
+      where: '~/.cursor/mcp.json (or .cursor/mcp.json in a project)',
+      text: json({ mcpServers: { [name]: stdioEntry(input) } }),
+    },
+    {
+      id: 'vscode-stdio',
+      client: 'VS Code',
+      transport: 'stdio',
+      where: '.vscode/mcp.json in your workspace (or "MCP: Open User Configuration")',
+      text: json({ servers: { [name]: { type: 'stdio', ...stdioEntry(input) } } }),
+    },
+  ];
+  if (input.httpUrl) {
+    out.push(
+      {
+        id: 'cursor-http',
+        client: 'Cursor',
+        transport: 'http',
+        where: '~/.cursor/mcp.json (or .cursor/mcp.json in a project)',
+        text: json({ mcpServers: { [name]: { url: input.httpUrl, headers } } }),
+      },
+      {
+        id: 'vscode-http',
+        client: 'VS Code',
+        transport: 'http',
+        where: '.vscode/mcp.json in your workspace (or "MCP: Open User Configuration")',
+        text: json({ servers: { [name]: { type: 'http', url: input.httpUrl, headers } } }),
+      },
+    );
+  }
+  return out;
+}

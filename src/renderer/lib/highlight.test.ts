@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { highlightSegments, queryTerms } from './highlight.js';
+
+describe('highlighting query terms', () => {
+  it('marks whole terms case-insensitively and keeps all the text', () => {
+    const segs = highlightSegments('Customs clearance: the customs broker.', 'customs broker');
+    expect(segs.map((s) => s.text).join('')).toBe('Customs clearance: the customs broker.');
+    expect(segs.filter((s) => s.match).map((s) => s.text)).toEqual(['Customs', 'customs', 'broker']);
+  });
+
+  it('treats regex characters in the query as text', () => {
+    expect(highlightSegments('a (b) c.*', '(b) .*')).toEqual([{ text: 'a (b) c.*', match: false }]);
+    expect(() => highlightSegments('x', '[(*')).not.toThrow();
+  });
+
+  it('marks Cyrillic and Chinese terms', () => {
+    expect(highlightSegments('Таможенные платежи уплачиваются', 'платежи').filter((s) => s.match).map((s) => s.text)).toEqual(['платежи']);
+    expect(highlightSegments('海关申报指南', '申报').filter((s) => s.match).map((s) => s.text)).toEqual(['申报']);
+  });
+
+  it('never produces markup: HTML in the text stays a plain segment', () => {
+    const segs = highlightSegments('<img src=x onerror=alert(1)>', 'alert');
+    expect(segs.map((s) => s.text).join('')).toBe('<img src=x onerror=alert(1)>');
+    expect(segs.find((s) => s.match)?.text).toBe('alert');
+  });
+
+  it('ignores one-letter words and repeats, longest first', () => {
+    expect(queryTerms('a the THE theory')).toEqual(['theory', 'the']);
+  });
+});

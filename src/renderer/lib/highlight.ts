@@ -1,0 +1,38 @@
+/** A piece of text, marked when it matches a query term. Rendered as React text nodes, never as HTML. */
+export interface Segment {
+  text: string;
+  match: boolean;
+}
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** Query terms worth marking: words of 2+ letters (any CJK run), longest first so longer terms win. */
+export function queryTerms(query: string): string[] {
+  const words = query
+    .split(/[^\p{L}\p{N}_]+/u)
+    .map((w) => w.trim())
+    .filter((w) => w.length >= 2 || CJK.test(w));
+  return [...new Set(words.map((w) => w.toLowerCase()))].sort((a, b) => b.length - a.length).slice(0, 32);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Split `text` into marked and plain segments for the query's terms (case-insensitive). */
+export function highlightSegments(text: string, query: string): Segment[] {
+  const terms = queryTerms(query);
+  if (terms.length === 0 || !text) return [{ text, match: false }];
+  const re = new RegExp(`(${terms.map(escapeRegExp).join('|')})`, 'giu');
+  const out: Segment[] = [];
+  let last = 0;
+  for (const m of text.matchAll(re)) {
+    const start = m.index ?? 0;
+    if (m[0].length === 0) continue;
+    if (start > last) out.push({ text: text.slice(last, start), match: false });
+    out.push({ text: m[0], match: true });
+    last = start + m[0].length;
+  }
+  if (last < text.length) out.push({ text: text.slice(last), match: false });
+  return out.length > 0 ? out : [{ text, match: false }];
+}

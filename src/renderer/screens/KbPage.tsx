@@ -1,0 +1,68 @@
+import { Anchor, Badge, Breadcrumbs, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useClient } from '../api/context.js';
+import { ErrorAlert } from '../components/common.js';
+import { DocumentDrawer } from '../components/DocumentDrawer.js';
+import { DocumentsTable } from '../components/DocumentsTable.js';
+import { IconPencil } from '../components/icons.js';
+import { IngestPanel } from '../components/IngestPanel.js';
+import { KbForm } from '../components/KbForm.js';
+import { navigate, routeHref } from '../lib/router.js';
+import { useQuery } from '../lib/use-query.js';
+
+/** One KB: its facts, the drop zone with chunk preview and progress, the documents and the document drawer. */
+export function KbScreen({ kbId, docId, chunk }: { kbId: string; docId?: string; chunk?: number }) {
+  const client = useClient();
+  const [refresh, setRefresh] = useState(0);
+  const kb = useQuery(() => client.getKb({ kb_id: kbId }), [client, kbId, refresh]);
+  const [editing, setEditing] = useState(false);
+  const bump = () => setRefresh((r) => r + 1);
+
+  return (
+    <Stack>
+      <Breadcrumbs>
+        <Anchor href={routeHref({ name: 'kbs' })}>Knowledge bases</Anchor>
+        <Text>{kb.data?.name ?? kbId}</Text>
+      </Breadcrumbs>
+      <ErrorAlert error={kb.error} title="Could not open this knowledge base" />
+      {kb.loading && !kb.data && <Loader aria-label="Loading" />}
+      {kb.data && (
+        <>
+          <Group justify="space-between" align="flex-start">
+            <div>
+              <Title order={2}>{kb.data.name}</Title>
+              {kb.data.description && <Text c="dimmed">{kb.data.description}</Text>}
+              <Group gap="xs" mt="xs">
+                <Badge variant="light" data-testid="kb-counts">
+                  {kb.data.document_count} documents · {kb.data.chunk_count} chunks
+                </Badge>
+                {!kb.data.enabled && <Badge color="gray">disabled: agents do not see it</Badge>}
+                <Badge variant="outline" color="gray" style={{ textTransform: 'none' }} title={kb.data.embedding_model}>
+                  model: {kb.data.embedding_model.split(/[\\/]/).pop()}
+                </Badge>
+                {kb.data.languages.length > 0 && <Badge variant="outline" color="gray">{kb.data.languages.join(', ')}</Badge>}
+                {kb.data.department && <Badge variant="outline" color="gray">{kb.data.department}</Badge>}
+              </Group>
+            </div>
+            <Button variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
+              Edit
+            </Button>
+          </Group>
+          <IngestPanel key={kb.data.kb_id} kb={kb.data} onAdded={bump} />
+          <DocumentsTable kbId={kbId} refreshKey={refresh} onOpen={(id) => navigate({ name: 'kb', kbId, docId: id })} />
+          <KbForm opened={editing} kb={kb.data} onClose={() => setEditing(false)} onSaved={bump} />
+        </>
+      )}
+      <DocumentDrawer
+        kbId={kbId}
+        docId={docId}
+        chunk={chunk}
+        onClose={() => navigate({ name: 'kb', kbId })}
+        onDeleted={() => {
+          bump();
+          navigate({ name: 'kb', kbId });
+        }}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,142 @@
+import { Alert, Badge, Button, Card, Group, NumberInput, SegmentedControl, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { useMemo, useState, type FormEvent } from 'react';
+import type { Hit, SearchMode, SearchResult } from '../../shared/contract/index.js';
+import { useClient } from '../api/context.js';
+import { formatLocation, HighlightedText } from '../components/ChunkCard.js';
+import { EmptyHint, ErrorAlert } from '../components/common.js';
+import { FilterBuilder } from '../components/FilterBuilder.js';
+import { IconSearch } from '../components/icons.js';
+import { BUILTIN_FILTER_FIELDS, buildFilter, type FilterRow } from '../lib/filters.js';
+import { navigate } from '../lib/router.js';
+import { useQuery } from '../lib/use-query.js';
+
+const ALL = '__all__';
+
+function HitCard({ hit, query, kbName }: { hit: Hit; query: string; kbName: string }) {
+  const where = formatLocation(hit.location);
+  const open = () => navigate({ name: 'kb', kbId: hit.kb_id, docId: hit.doc_id, chunk: hit.chunk_index });
+  return (
+    <Card withBorder padding="sm" component="article" data-testid="hit" aria-label={`${hit.title}, chunk ${hit.chunk_index}`}>
+      <Group justify="space-between" wrap="nowrap" mb={4}>
+        <button type="button" className="link-button" onClick={open} aria-label={`Open ${hit.title} at chunk ${hit.chunk_index}`}>
+          <Text fw={600} span>
+            {hit.title || hit.doc_id}
+          </Text>
+        </button>
+        <Badge variant="light" title="Relevance score">
+          {hit.score.toFixed(3)}
+        </Badge>
+      </Group>
+      <Text size="xs" c="dimmed" mb={6} data-testid="citation">
+        {kbName} · {hit.doc_id} · chunk #{hit.chunk_index}
+        {where ? ` · ${where}` : ''}
+      </Text>
+      <Text className="doc-text" component="div" lineClamp={8}>
+        <HighlightedText text={hit.text} query={query} />
+      </Text>
+    </Card>
+  );
+}
+
+/** Try queries the way an agent would: one KB or all, mode, rerank, top_k, metadata filters. */
+export function SearchScreen() {
+  const client = useClient();
+  const kbs = useQuery(() => client.listKbs({}), [client]);
+  const [query, setQuery] = useState('');
+  const [kbId, setKbId] = useState<string>(ALL);
+  const [mode, setMode] = useState<SearchMode>('hybrid');
+  const [rerank, setRerank] = useState(false);
+  const [topK, setTopK] = useState<number>(10);
+  const [rows, setRows] = useState<FilterRow[]>([]);
+  const [result, setResult] = useState<{ query: string; result: SearchResult } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const fieldTypes = useMemo(() => {
+    const types: Record<string, string> = { ...BUILTIN_FILTER_FIELDS };
+    for (const kb of kbs.data ?? []) if (kbId === ALL || kb.kb_id === kbId) Object.assign(types, kb.metadata_fields);
+    return types;
+  }, [kbs.data, kbId]);
+  const names = new Map((kbs.data ?? []).map((k) => [k.kb_id, k.name]));
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!query.trim()) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const filter = buildFilter(rows, fieldTypes);
+      const r = await client.search({ query, mode, top_k: topK, use_rerank: rerank, ...(kbId !== ALL ? { kb_ids: [kbId] } : {}), ...(filter ? { filter } : {}) });
+      setResult({ query, result: r });
+    } catch (err) {
+      setError(err);
+      setResult(null);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const kbOptions = [{ value: ALL, label: 'All enabled knowledge bases' }, ...(kbs.data ?? []).map((k) => ({ value: k.kb_id, label: k.name }))];
+  return (
+    <Stack>
+      <Title order={2}>Search playground</Title>
+      <form onSubmit={submit} role="search">
+        <Stack>
+          <Group align="flex-end">
+            <TextInput label="Query" placeholder="What do you want to find?" value={query} onChange={(e) => setQuery(e.currentTarget.value)} style={{ flex: 1 }} leftSection={<IconSearch size={16} />} data-autofocus autoFocus />
+            <Button type="submit" loading={busy} disabled={!query.trim()}>
+              Search
+            </Button>
+          </Group>
+          <Group align="flex-end" gap="lg">
+            <Select label="Knowledge base" data={kbOptions} value={kbId} onChange={(v) => setKbId(v ?? ALL)} allowDeselect={false} w={260} />
+            <Stack gap={4}>
+              <Text size="sm" fw={500} id="mode-label">
+                Mode
+              </Text>
+              <SegmentedControl
+                aria-labelledby="mode-label"
+                value={mode}
+                onChange={(v) => setMode(v as SearchMode)}
+                data={[
+                  { value: 'hybrid', label: 'Hybrid' },
+                  { value: 'vector', label: 'Vector' },
+                  { value: 'fts', label: 'Full-text' },
+                ]}
+              />
+            </Stack>
+            <NumberInput label="Results (top_k)" min={1} max={50} value={topK} onChange={(v) => typeof v === 'number' && setTopK(v)} w={140} />
+            <Switch label="Rerank with a cross-encoder" checked={rerank} onChange={(e) => setRerank(e.currentTarget.checked)} mb={6} />
+          </Group>
+          <FilterBuilder rows={rows} fields={Object.keys(fieldTypes)} onChange={setRows} />
+        </Stack>
+      </form>
+      <ErrorAlert error={error} title="Search failed" />
+      {result?.result.degraded && (
+        <Alert color="yellow" title="Partial answer">
+          {result.result.degraded}
+        </Alert>
+      )}
+      {result && (
+        <Stack gap="sm" aria-live="polite" data-testid="hits">
+          <Text size="sm" c="dimmed">
+            {result.result.hits.length} hits · {result.result.mode}
+            {result.result.reranked ? ' · reranked' : ''}
+          </Text>
+          {result.result.hits.length === 0 ? (
+            <EmptyHint title="Nothing found" icon={<IconSearch size={28} />}>
+              Try other words, another mode (full-text finds exact words, vector finds meaning), or remove filters.
+            </EmptyHint>
+          ) : (
+            result.result.hits.map((h) => <HitCard key={`${h.kb_id}/${h.doc_id}/${h.chunk_index}`} hit={h} query={result.query} kbName={names.get(h.kb_id) ?? h.kb_id} />)
+          )}
+        </Stack>
+      )}
+      {!result && !error && (kbs.data?.length ?? 0) === 0 && !kbs.loading && (
+        <EmptyHint title="Nothing to search yet" icon={<IconSearch size={28} />} action={<Button onClick={() => navigate({ name: 'kbs' })}>Create a knowledge base</Button>}>
+          Create a knowledge base and add documents, then search them here the way an agent would.
+        </EmptyHint>
+      )}
+    </Stack>
+  );
+}
