@@ -12,6 +12,8 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       rollupOptions: {
+        // Development-only tools used by `ragdesk bench` stay outside the bundle (loaded lazily when present).
+        external: ['playwright-core'],
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           cli: resolve(__dirname, 'src/cli/index.ts'),

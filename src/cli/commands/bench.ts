@@ -8,7 +8,7 @@ import { benchSearch } from '../bench/search-bench.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { globals } from './common.js';
 
-const PARTS = ['ingest', 'search', 'ann'] as const;
+const PARTS = ['ingest', 'search', 'ann', 'mcp', 'ui'] as const;
 type Part = (typeof PARTS)[number];
 
 /** Project root: the folder holding package.json above this module (src/cli/commands or out/main/chunks). */
@@ -46,6 +46,17 @@ export function registerBench(program: Command): void {
           log('ANN recall on real embeddings…');
           report.ann = await benchAnnRecall(root, work);
         }
+        if (parts.includes('mcp')) {
+          log('MCP: stdio start, per-call overhead, HTTP throughput…');
+          const { benchMcp } = await import('../bench/mcp-bench.js');
+          report.mcp = await benchMcp();
+        }
+        if (parts.includes('ui')) {
+          log('web console: first load, drop to searchable…');
+          // Loaded only here: it drives Chromium through playwright-core, a development dependency.
+          const { benchUi } = await import('../bench/ui-bench.js');
+          report.ui = await benchUi();
+        }
       } finally {
         fs.rmSync(work, { recursive: true, force: true });
       }
@@ -62,9 +73,11 @@ export function registerBench(program: Command): void {
         printTable(search.latency, ['chunks', 'vector_index', 'mode', 'p50_ms', 'p95_ms']);
         printLine();
       }
-      if (report.ann) {
-        printLine('ANN vs exact on real embeddings');
-        for (const [k, v] of Object.entries(report.ann as Record<string, unknown>)) printLine(`  ${k.padEnd(18)} ${String(v)}`);
+      for (const [part, title] of [['ann', 'ANN vs exact on real embeddings'], ['mcp', 'MCP'], ['ui', 'Web console']] as const) {
+        if (!report[part]) continue;
+        printLine(title);
+        for (const [k, v] of Object.entries(report[part] as Record<string, unknown>)) printLine(`  ${k.padEnd(28)} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+        printLine();
       }
     });
 }

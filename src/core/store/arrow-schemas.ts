@@ -1,8 +1,11 @@
-import { Bool, Field, FixedSizeList, Float32, Float64, Int32, List, Schema, Utf8, type DataType } from 'apache-arrow';
+import type { DataType, Field as FieldType, Schema as SchemaType } from 'apache-arrow';
+import { arrow } from './arrow.js';
+
+const { Bool, Field, FixedSizeList, Float32, Float64, Int32, List, Schema, Utf8 } = arrow;
 import type { MetadataFieldType } from '../../shared/contract/kb.js';
 
 /** The `documents` table: one row per document of every KB; the row is written last, so it marks a complete write. */
-export function documentsSchema(): Schema {
+export function documentsSchema(): SchemaType {
   return new Schema([
     new Field('kb_id', new Utf8(), false),
     new Field('doc_id', new Utf8(), false),
@@ -22,7 +25,7 @@ export function documentsSchema(): Schema {
 }
 
 /** The vector column of a `dim`-dimensional model. */
-export function vectorField(dim: number): Field {
+export function vectorField(dim: number): FieldType {
   return new Field('vector', new FixedSizeList(dim, new Field('item', new Float32(), true)), true);
 }
 
@@ -30,7 +33,7 @@ export function vectorField(dim: number): Field {
  * A KB's chunk table. Document facts are copied on each chunk so that filters run inside the vector/FTS query.
  * With `dim` 0 (model size unknown: never loaded, no preset) the table starts without a vector column.
  */
-export function chunksSchema(dim: number): Schema {
+export function chunksSchema(dim: number): SchemaType {
   return new Schema([
     new Field('chunk_id', new Utf8(), false),
     new Field('doc_id', new Utf8(), false),

@@ -1,8 +1,9 @@
 import type { Connection, Table } from '@lancedb/lancedb';
-import { Index, makeArrowTable } from '@lancedb/lancedb';
+import { Index } from '@lancedb/lancedb';
 import type { Schema } from 'apache-arrow';
 import type { Location, Metadata, MetadataFieldType } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
+import { buildArrowTable } from './arrow-build.js';
 import { chunksSchema, metadataArrowType, metadataNullSql } from './arrow-schemas.js';
 import { metadataColumn } from './filters.js';
 import { sqlString } from './sql.js';
@@ -176,11 +177,11 @@ export class ChunkTable {
     const data = rows.map((r) => {
       const { meta, vector, ...rest } = r;
       const out: Record<string, unknown> = { ...rest };
-      if (this.vectorDim > 0) out.vector = vector ? Array.from(vector) : null;
+      if (this.vectorDim > 0) out.vector = vector;
       for (const col of metaColumns) out[col] = meta[col] ?? null;
       return out;
     });
-    await this.table.add(makeArrowTable(data, { schema: this.schema }));
+    await this.table.add(buildArrowTable(this.schema, data));
   }
 
   async count(where?: string): Promise<number> {
@@ -268,8 +269,8 @@ export class ChunkTable {
     const ids = items.map((i) => sqlString(i.chunk_id)).join(', ');
     const rows = (await this.table.query().where(`chunk_id IN (${ids})`).toArray()) as Raw[];
     const byId = new Map(items.map((i) => [i.chunk_id, i.vector]));
-    const updated = rows.map((r) => ({ ...r, vector: Array.from(byId.get(String(r.chunk_id)) ?? []) }));
-    await this.table.mergeInsert('chunk_id').whenMatchedUpdateAll().execute(makeArrowTable(updated, { schema: this.schema }));
+    const updated = rows.map((r) => ({ ...r, vector: byId.get(String(r.chunk_id)) ?? null }));
+    await this.table.mergeInsert('chunk_id').whenMatchedUpdateAll().execute(buildArrowTable(this.schema, updated));
   }
 
   async ensureFtsIndex(): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Connection, Table } from '@lancedb/lancedb';
-import { makeArrowTable } from '@lancedb/lancedb';
 import type { ChunkingConfig, DocumentFull, DocumentSummary, Metadata } from '../../shared/contract/index.js';
+import { buildArrowTable } from './arrow-build.js';
 import { documentsSchema } from './arrow-schemas.js';
 import { sqlString } from './sql.js';
 
@@ -115,9 +115,9 @@ export class DocumentsRepo {
    */
   async upsert(rows: DocumentRow[], allNew = false): Promise<void> {
     if (rows.length === 0) return;
-    const data = makeArrowTable(
+    const data = buildArrowTable(
+      documentsSchema(),
       rows.map((r) => ({ ...r, metadata: JSON.stringify(r.metadata), chunking: JSON.stringify(r.chunking) })),
-      { schema: documentsSchema() },
     );
     if (allNew) await this.table.add(data);
     else await this.table.mergeInsert(['kb_id', 'doc_id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
@@ -125,6 +125,19 @@ export class DocumentsRepo {
 
   async delete(kbId: string, docId: string): Promise<void> {
     await this.table.delete(byDoc(kbId, docId));
+  }
+
+  /** Delete many documents of a KB in one commit per 500. */
+  async deleteMany(kbId: string, docIds: string[]): Promise<void> {
+    for (let i = 0; i < docIds.length; i += 500) {
+      await this.table.delete(`${byKb(kbId)} AND doc_id IN (${docIds.slice(i, i + 500).map(sqlString).join(', ')})`);
+    }
+  }
+
+  /** doc_id → content_hash of every document in a KB (two columns: cheap even for large KBs). */
+  async docHashes(kbId: string): Promise<Map<string, string>> {
+    const rows = (await this.table.query().where(byKb(kbId)).select(['doc_id', 'content_hash']).toArray()) as Raw[];
+    return new Map(rows.map((r) => [String(r.doc_id), String(r.content_hash)]));
   }
 
   async deleteKb(kbId: string): Promise<void> {

@@ -1,0 +1,34 @@
+import * as lancedb from '@lancedb/lancedb';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../test-support.js';
+import { arrow } from './arrow.js';
+import { buildArrowTable } from './arrow-build.js';
+
+describe('buildArrowTable', () => {
+  it('round-trips strings (any script), nullable ints, vectors and list columns through LanceDB', async () => {
+    const schema = new arrow.Schema([
+      new arrow.Field('id', new arrow.Utf8(), false),
+      new arrow.Field('text', new arrow.Utf8(), true),
+      new arrow.Field('page', new arrow.Int32(), true),
+      new arrow.Field('vector', new arrow.FixedSizeList(3, new arrow.Field('item', new arrow.Float32(), true)), true),
+      new arrow.Field('tags', new arrow.List(new arrow.Field('item', new arrow.Utf8(), true)), true),
+      new arrow.Field('score', new arrow.Float64(), true),
+    ]);
+    const rows = [
+      { id: 'a', text: 'таможня 海关 customs', page: 3, vector: new Float32Array([0.1, 0.2, 0.3]), tags: ['x', 'y'], score: 1.5 },
+      { id: 'b', text: null, page: null, vector: null, tags: null, score: null },
+      { id: 'c', text: '', page: 0, vector: [1, 2, 3], tags: [], score: -2 },
+    ];
+    const db = await lancedb.connect(tempDir());
+    const table = await db.createEmptyTable('t', schema);
+    await table.add(buildArrowTable(schema, rows));
+    const back = (await table.query().toArray()).sort((x, y) => String(x.id).localeCompare(String(y.id)));
+    expect(back.map((r) => r.text)).toEqual(['таможня 海关 customs', null, '']);
+    expect(back.map((r) => r.page)).toEqual([3, null, 0]);
+    expect(Array.from(back[0]!.vector as Iterable<number>).map((v) => Math.round(v * 10) / 10)).toEqual([0.1, 0.2, 0.3]);
+    expect(back[1]!.vector).toBeNull();
+    expect(Array.from(back[0]!.tags as Iterable<string>)).toEqual(['x', 'y']);
+    expect(back.map((r) => r.score)).toEqual([1.5, null, -2]);
+    expect(await table.countRows("array_has(tags, 'y')")).toBe(1);
+  });
+});
