@@ -8,6 +8,7 @@ import { createLogger } from '../../core/logging/logger.js';
 import { openTakingOver } from '../../http/handover.js';
 import { hostForUrl, isLoopbackHost } from '../../http/security.js';
 import { DEFAULT_PORT, startHttpServer } from '../../http/server.js';
+import { RagError } from '../../shared/errors.js';
 import { printJson, printLine } from '../output.js';
 import { collect, globals, intArg } from './common.js';
 
@@ -78,6 +79,9 @@ export function registerServe(program: Command): void {
         ...(o.allowedOrigin ? { allowedOrigins: o.allowedOrigin } : {}),
       }).catch(async (err: unknown) => {
         await core.close();
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE') throw new RagError('busy', `port ${o.port} on ${o.host} is already in use: stop what uses it or choose another with --port`);
+        if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new RagError('invalid_parameter', `cannot listen on ${o.host}:${o.port}: ${(err as Error).message}`);
         throw err;
       });
       core.lock!.setPort(server.port, o.host);

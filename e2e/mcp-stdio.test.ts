@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataPaths } from '../src/core/config/data-dir.js';
+import type { Fixture } from '../src/mcp/test-support.js';
+import { createKey, seededFixture, stdioClient } from './mcp-helpers.js';
+import { exerciseAllTools, exerciseReadOnlyKey, expectCode, payload } from './mcp-suite.js';
+
+let fx: Fixture;
+
+beforeAll(async () => {
+  fx = await seededFixture('ragdesk-e2e-stdio-');
+});
+
+afterAll(() => fx?.cleanup());
+
+describe('ragdesk mcp over stdio (the real CLI, the official SDK client)', () => {
+  it('answers initialize and tools/list, then runs every tool and error code', async () => {
+    const { client, close, stderr } = await stdioClient(fx.dataDir, { name: 'stdio-suite' });
+    try {
+      expect(client.getServerVersion()).toMatchObject({ name: 'ragdesk' });
+      expect(client.getInstructions()).toContain('list_accessible_kbs');
+      await exerciseAllTools(client, 'stdio');
+    } catch (err) {
+      throw new Error(`${String(err)}\n--- server stderr ---\n${stderr()}`);
+    } finally {
+      await close();
+    }
+    // The activity log names the client and keeps no document content.
+    const lines = fs.readFileSync(dataPaths(fx.dataDir).activity, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.some((l) => l.tool === 'search_kb' && l.client === 'stdio-suite 1.0.0' && l.key_name === 'owner' && l.transport === 'stdio')).toBe(true);
+    expect(fs.readFileSync(dataPaths(fx.dataDir).activity, 'utf8')).not.toContain('Trees grow in the forest');
+  });
+
+  it('limits a session to the key in RAGDESK_API_KEY', async () => {
+    const key = await createKey(fx.dataDir, 'stdio-reader', ['--read', 'alpha', 'beta']);
+    const { client, close } = await stdioClient(fx.dataDir, { env: { RAGDESK_API_KEY: key } });
+    try {
+      await exerciseReadOnlyKey(client);
+    } finally {
+      await close();
+    }
+    const bad = await stdioClient(fx.dataDir, { env: { RAGDESK_API_KEY: 'rdk_not-a-real-key' } });
+    try {
+      expect((await bad.client.listTools()).tools.length).toBe(13);
+      await expectCode(bad.client, 'list_accessible_kbs', {}, 'permission_denied');
+    } finally {
+      await bad.close();
+    }
+  });
+
+  it('runs two stdio clients at once on one data dir: the second bridges to the first', async () => {
+    let firstPid = 0;
+    const first = await stdioClient(fx.dataDir, { name: 'first' });
+    const second = await stdioClient(fx.dataDir, { name: 'second' });
+    try {
+      await first.client.callTool({ name: 'list_accessible_kbs', arguments: {} });
+      const owner = JSON.parse(fs.readFileSync(dataPaths(fx.dataDir).lock, 'utf8')) as { port: number | null; pid: number };
+      expect(owner.port).toBeGreaterThan(0);
+      firstPid = owner.pid;
+      const [a, b] = await Promise.all([
+        first.client.callTool({ name: 'add_document', arguments: { kb_id: 'beta', doc_id: 'from-first', content: 'закон и налоги' } }),
+        second.client.callTool({ name: 'add_document', arguments: { kb_id: 'beta', doc_id: 'from-second', content: 'импорт и экспорт' } }),
+      ]);
+      expect(payload(a)).toMatchObject({ status: 'added' });
+      expect(payload(b)).toMatchObject({ status: 'added' });
+      const docs = payload<{ documents: Array<{ doc_id: string }> }>(await second.client.callTool({ name: 'list_documents', arguments: { kb_id: 'beta' } }));
+      expect(docs.documents.map((d) => d.doc_id)).toEqual(expect.arrayContaining(['from-first', 'from-second']));
+      expect(second.stderr()).not.toMatch(/busy|lock/i);
+      // The owner goes away: the bridged one takes the data dir over and keeps answering.
+      await first.close();
+      const afterRes = await second.client.callTool({ name: 'list_documents', arguments: { kb_id: 'beta' } });
+      const after = payload<{ total: number }>(afterRes);
+      expect(after.total).toBeGreaterThanOrEqual(3);
+      const lock = JSON.parse(fs.readFileSync(dataPaths(fx.dataDir).lock, 'utf8')) as { pid: number };
+      expect(lock.pid).not.toBe(firstPid);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+});

@@ -1,0 +1,189 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolRequestSchema,
+  CreateMessageResultSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+  type GetPromptResult,
+  type ListResourcesResult,
+  type ReadResourceResult,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { RAGDESK_VERSION } from '../shared/version.js';
+import { PROMPTS, checkPromptArgs } from './prompts.js';
+import { RESOURCE_TEMPLATES } from './resources.js';
+import { errorResult, type AnyTool } from './tool-kit.js';
+import { TOOLS } from './tools/index.js';
+
+export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Facts about the call a backend needs besides the arguments. */
+export interface CallInfo {
+  /** The client's name and version from `initialize` (e.g. `claude-ai 0.1.0`). */
+  clientName: string | null;
+  /** Ask the client's model, when the client declared sampling. */
+  sample?: (params: CreateMessageRequest['params']) => Promise<CreateMessageResult>;
+  signal: AbortSignal;
+}
+
+/**
+ * Where tool calls, resource reads and prompts are answered: the engine in this process (`LocalBackend`) or
+ * another ragdesk process's `/mcp` (the stdio bridge). `initialize`, `tools/list` and the other listings never
+ * touch a backend, so they answer before any store or model is open.
+ */
+export interface Backend {
+  callTool(tool: AnyTool, args: unknown, rawArgs: unknown, call: CallInfo): Promise<CallToolResult>;
+  listResources(call: CallInfo): Promise<ListResourcesResult>;
+  readResource(uri: string, call: CallInfo): Promise<ReadResourceResult>;
+  getPrompt(name: string, args: Record<string, string>, call: CallInfo): Promise<GetPromptResult>;
+}
+
+/** One finished tool call, for metrics, the activity log and logs. */
+export interface CallRecord {
+  tool: string;
+  args: unknown;
+  clientName: string | null;
+  latencyMs: number;
+  result?: CallToolResult;
+  /** Set when the call failed before reaching a tool (arguments that broke the schema). */
+  protocolError?: string;
+  count?: number | null;
+}
+
+export interface McpServerOptions {
+  backend: () => Promise<Backend>;
+  /** Told about every tool call (the owner process records; a bridge leaves that to the owner). */
+  onCall?: (record: CallRecord) => void;
+  /** Instructions shown to the model at initialize. */
+  instructions?: string;
+}
+
+export const INSTRUCTIONS =
+  'ragdesk serves local knowledge bases. Typical use: list_accessible_kbs → search_kb (or search_all_accessible_kbs) → ' +
+  'get_document for more context → answer citing doc_id/title and location. ask_knowledge_base does search + answer in one call. ' +
+  'Errors come back as {code, message}: kb_not_found, document_not_found, permission_denied, invalid_parameter and others.';
+
+/** The error code carried by a failed tool result's JSON text, if any. */
+export function errorCodeOf(result: CallToolResult): string | null {
+  if (!result.isError) return null;
+  const first = result.content?.[0];
+  if (first?.type !== 'text') return 'internal';
+  try {
+    return String((JSON.parse(first.text) as { code?: unknown }).code ?? 'internal');
+  } catch {
+    return 'internal';
+  }
+}
+
+let toolList: Tool[] | undefined;
+
+/**
+ * The tools/list answer, built once per process: the same JSON Schemas the SDK derives from the zod schemas
+ * (draft-7, input/output views), without converting them again for every session and every listing.
+ */
+export function listTools(): Tool[] {
+  toolList ??= TOOLS.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: z.toJSONSchema(t.input, { target: 'draft-7', io: 'input' }) as Tool['inputSchema'],
+    outputSchema: z.toJSONSchema(t.output, { target: 'draft-7', io: 'output' }) as Tool['outputSchema'],
+    annotations: t.annotations,
+  }));
+  return toolList;
+}
+
+function callInfo(mcp: McpServer, extra: Extra): CallInfo {
+  const client = mcp.server.getClientVersion();
+  const sampling = mcp.server.getClientCapabilities()?.sampling;
+  return {
+    clientName: client ? `${client.name}${client.version ? ` ${client.version}` : ''}` : null,
+    signal: extra.signal,
+    ...(sampling
+      ? {
+          sample: (params: CreateMessageRequest['params']) =>
+            extra.sendRequest({ method: 'sampling/createMessage', params }, CreateMessageResultSchema, { timeout: 120_000 }),
+        }
+      : {}),
+  };
+}
+
+/**
+ * The ragdesk MCP server: every tool registered with its title, description, zod input and output schemas and
+ * hints; resources and prompts. Tool calls are validated here: arguments that break the input schema are a
+ * JSON-RPC InvalidParams error (the SDK alone would turn them into a tool result), domain failures are tool
+ * results with `isError` and `{code, message}`.
+ */
+export function createMcpServer(options: McpServerOptions): McpServer {
+  const mcp = new McpServer(
+    { name: 'ragdesk', title: 'ragdesk knowledge bases', version: RAGDESK_VERSION },
+    { capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, logging: {} }, instructions: options.instructions ?? INSTRUCTIONS },
+  );
+  const byName = new Map<string, AnyTool>();
+  for (const tool of TOOLS) {
+    byName.set(tool.name, tool);
+    mcp.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations },
+      // Never reached: tools/call is answered by the handler below, which validates first.
+      () => ({ content: [], isError: true }),
+    );
+  }
+
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const started = performance.now();
+    const { name, arguments: rawArgs } = request.params;
+    const tool = byName.get(name);
+    const info = callInfo(mcp, extra);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const parsed = tool.input.safeParse(rawArgs ?? {});
+    if (!parsed.success) {
+      const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
+      options.onCall?.({ tool: name, args: rawArgs, clientName: info.clientName, latencyMs: performance.now() - started, protocolError: 'invalid_params' });
+      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool ${name}: ${message}`);
+    }
+    let result: CallToolResult;
+    try {
+      const backend = await options.backend();
+      result = await backend.callTool(tool, parsed.data, rawArgs ?? {}, info);
+    } catch (err) {
+      // No engine to answer (busy data dir, refused key): still a tool result with a stable code.
+      if (err instanceof McpError) throw err;
+      result = errorResult(err);
+    }
+    let count: number | null = null;
+    if (!result.isError && result.structuredContent && tool.count) {
+      try {
+        count = tool.count(result.structuredContent as never);
+      } catch {
+        count = null;
+      }
+    }
+    options.onCall?.({ tool: name, args: rawArgs, clientName: info.clientName, latencyMs: performance.now() - started, result, count });
+    return result;
+  });
+
+  mcp.server.setRequestHandler(ListResourcesRequestSchema, async (_req, extra) => (await options.backend()).listResources(callInfo(mcp, extra)));
+  mcp.server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+  mcp.server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => (await options.backend()).readResource(req.params.uri, callInfo(mcp, extra)));
+  mcp.server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PROMPTS }));
+  mcp.server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
+    const args = checkPromptArgs(req.params.name, req.params.arguments ?? {});
+    return (await options.backend()).getPrompt(req.params.name, args, callInfo(mcp, extra));
+  });
+  return mcp;
+}
