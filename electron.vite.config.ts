@@ -41,6 +41,9 @@ export default defineConfig({
       outDir: resolve(__dirname, 'out/renderer'),
       // The same bundle is served to browsers by `ragdesk serve`.
       minify: true,
+      // One ~750 kB script (React + Mantine + the app) loaded from disk or loopback, never over a network:
+      // splitting it would add requests without making anything faster.
+      chunkSizeWarningLimit: 1024,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
   },

@@ -79,8 +79,9 @@ run('web console in Chromium against ragdesk serve', () => {
     await page.getByTestId('config-claude-desktop').waitFor();
     const http = await page.getByTestId('config-cursor-http').getByTestId('copy-value').innerText();
     expect(JSON.parse(http)).toEqual({ mcpServers: { ragdesk: { url: `${served.url}/mcp`, headers: { Authorization: `Bearer ${served.token}` } } } });
-    const stdio = JSON.parse(await page.getByTestId('config-vscode-stdio').getByTestId('copy-value').innerText());
-    expect(stdio.servers.ragdesk).toEqual({ type: 'stdio', command: 'ragdesk', args: ['mcp', '--data-dir', path.join(dir, 'data')] });
+    // The data dir arrives with the diagnostic call: poll until the config shows it.
+    const stdio = async () => JSON.parse(await page.getByTestId('config-vscode-stdio').getByTestId('copy-value').innerText()).servers.ragdesk;
+    await expect.poll(stdio, { timeout: 15_000 }).toEqual({ type: 'stdio', command: 'ragdesk', args: ['mcp', '--data-dir', path.join(dir, 'data')] });
     await shot('connect');
   });
 

@@ -57,7 +57,10 @@ describe('downloading a hub model into <data>/models', () => {
     expect(downloading.length).toBeGreaterThan(1);
     for (const e of downloading) expect(e.progress).toBeGreaterThanOrEqual(0);
     expect(downloading.at(-1)?.progress).toBe(1);
-    expect(downloading.map((e) => e.file)).toContain('onnx/model.onnx');
+    // Progress is throttled to 1% steps, so which files get named depends on timing; every name must be a model file.
+    const named = downloading.map((e) => e.file).filter((f): f is string => Boolean(f));
+    expect(named.length).toBeGreaterThan(0);
+    for (const f of named) expect(['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx']).toContain(f);
     expect(events.at(-1)?.state).toBe('loaded');
     for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx']) {
       expect(existsSync(path.join(dataDir, 'models', 'ragdesk', 'fixture-dl', f)), f).toBe(true);
