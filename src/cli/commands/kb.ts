@@ -13,7 +13,7 @@ export function registerKb(program: Command): void {
       .option('--name <name>', 'display name')
       .option('--description <text>', 'what it holds', '')
       .option('--department <name>', 'owning department', '')
-      .option('--model <preset|folder>', 'embedding model: a preset (english, multilingual) or a model folder')
+      .option('--model <model>', 'embedding model: a preset (english, multilingual), a model folder, ollama:<name>[@url] or openai:<name>[@url] (see docs/embedders.md)')
       .option('--languages <list>', 'comma-separated language codes, e.g. en,ru,zh')
       .option('--disabled', 'create it disabled'),
   ).action(async (kbId: string, o: Record<string, string | number | boolean | undefined>, cmd: Command) => {

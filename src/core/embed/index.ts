@@ -16,3 +16,5 @@ export { isHubId, resolveModelSpec, type ModelSpec } from './model-spec.js';
 export { createModelManager, WorkerModelManager, type ModelManagerOptions } from './model-manager.js';
 export { embedWorkerCandidates, resolveEmbedWorkerPath } from './worker-path.js';
 export { buildFixtureModel, buildFixtureReranker, type FixtureModelInfo, type FixtureModelOptions } from './fixture-model.js';
+export { isRemoteModel, parseRemoteSpec, type RemoteProvider, type RemoteSpec } from './remote/remote-spec.js';
+export type { RemoteModelsOptions } from './remote/remote-models.js';

@@ -6,6 +6,8 @@ import type { TokenCounter } from '../chunk/types.js';
 import { resolveModelSpec, specKey, type ModelSpec } from './model-spec.js';
 import { applyPrefix, DEFAULT_RERANK_PRESET, listPresets, type ModelKind } from './presets.js';
 import type { EmbedResult, LoadResult, RerankResult } from './protocol.js';
+import { RemoteModels, type RemoteModelsOptions } from './remote/remote-models.js';
+import { isRemoteModel, parseRemoteSpec } from './remote/remote-spec.js';
 import { loadModelTokenCounter } from './token-counter.js';
 import type { Embedder, GetModelOptions, ModelManager, ModelProgressEvent, Reranker } from './types.js';
 import { EmbedWorkerClient, isWorkerExit, type ProgressMessage } from './worker-client.js';
@@ -22,6 +24,8 @@ export interface ModelManagerOptions {
   allowDownload?: boolean;
   /** Hub (or mirror) to download from; default `HF_ENDPOINT` when set, else https://huggingface.co/. */
   remoteHost?: string;
+  /** Defaults for remote embedders (`ollama:…`, `openai:…` model strings): timeouts, retries, breaker, batch size. */
+  remote?: RemoteModelsOptions;
 }
 
 const DEFAULT_BATCH_SIZE = 32;
@@ -78,6 +82,8 @@ export class WorkerModelManager implements ModelManager {
   private readonly tokenCounters = new Map<string, TokenCounter>();
   private readonly listeners = new Set<(event: ModelProgressEvent) => void>();
   private readonly crashes: number[] = [];
+  /** Ollama / OpenAI-compatible embedders; they never touch the worker. */
+  private readonly remote: RemoteModels;
   private disposed = false;
 
   constructor(options: ModelManagerOptions) {
@@ -91,6 +97,7 @@ export class WorkerModelManager implements ModelManager {
       onProgress: (msg) => this.onWorkerProgress(msg),
       onExit: (error) => this.onWorkerExit(error),
     });
+    this.remote = new RemoteModels(options.remote ?? {}, (event) => this.emit(event));
   }
 
   /** `<dataDir>/models`. */
@@ -103,10 +110,11 @@ export class WorkerModelManager implements ModelManager {
   }
 
   status(): ModelStatus[] {
-    return [...this.entries.values()].map((e) => ({ ...e.status }));
+    return [...[...this.entries.values()].map((e) => ({ ...e.status })), ...this.remote.status()];
   }
 
   async getEmbedder(model: string, options: GetModelOptions = {}): Promise<Embedder> {
+    if (isRemoteModel(model)) return this.remote.getEmbedder(model);
     const entry = this.entryFor(model, 'embedding');
     await this.ensureLoaded(entry, options.allowDownload ?? this.allowDownload);
     return this.embedderFor(model, entry);
@@ -114,6 +122,7 @@ export class WorkerModelManager implements ModelManager {
 
   peekEmbedder(model: string): Embedder | undefined {
     if (this.disposed) return undefined;
+    if (isRemoteModel(model)) return this.remote.peekEmbedder(model);
     const entry = this.entryFor(model, 'embedding');
     if (this.isLoaded(entry)) return this.embedderFor(model, entry);
     this.loadInBackground(entry);
@@ -135,6 +144,10 @@ export class WorkerModelManager implements ModelManager {
   }
 
   async getTokenCounter(model: string): Promise<TokenCounter> {
+    if (isRemoteModel(model)) {
+      parseRemoteSpec(model); // invalid_parameter on bad syntax
+      return estimateTokenCounter; // the server's tokenizer is not at hand
+    }
     const spec = resolveModelSpec(model, 'embedding');
     const known = this.tokenCounters.get(spec.resolved);
     if (known) return known;
@@ -153,6 +166,7 @@ export class WorkerModelManager implements ModelManager {
     if (this.disposed) return;
     this.disposed = true;
     this.listeners.clear();
+    this.remote.dispose();
     await this.client.dispose();
   }
 
@@ -242,7 +256,10 @@ export class WorkerModelManager implements ModelManager {
     entry.status = { model, resolved, kind, ...(entry.dim !== undefined ? { dim: entry.dim } : {}), state: 'missing', ...patch };
     const { state, progress } = entry.status;
     const file = (patch as { file?: string }).file;
-    const event: ModelProgressEvent = { model, kind, state, ...(progress !== undefined ? { progress } : {}), ...(file ? { file } : {}) };
+    this.emit({ model, kind, state, ...(progress !== undefined ? { progress } : {}), ...(file ? { file } : {}) });
+  }
+
+  private emit(event: ModelProgressEvent): void {
     for (const listener of this.listeners) {
       try {
         listener(event);

@@ -1,7 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { RagError } from '../../shared/errors.js';
 import { findPreset, prefixesFor, type ModelKind, type Prefixes } from './presets.js';
+import { isRemoteModel } from './remote/remote-spec.js';
 
 /**
  * What a model string means, resolved on the main thread and sent to the worker:
@@ -9,6 +11,7 @@ import { findPreset, prefixesFor, type ModelKind, type Prefixes } from './preset
  * - an absolute or `./`/`../`/`~/` path, or a relative path to an existing folder with `config.json` → a folder
  *   model, loaded the transformers.js way: `localModelPath = dirname`, name = basename;
  * - otherwise a hub id (`owner/name`), looked up in `<data>/models` and downloaded there when allowed.
+ * Remote embedders (`ollama:…`, `openai:…`) are not transformers.js models: see remote/remote-spec.ts.
  */
 export interface ModelSpec {
   /** The model string as configured. */
@@ -80,6 +83,12 @@ function folderSpec(model: string, kind: ModelKind, abs: string): ModelSpec {
 /** Resolve a model string (see ModelSpec). Never touches the network; only checks folders on disk. */
 export function resolveModelSpec(model: string, kind: ModelKind, cwd: string = process.cwd()): ModelSpec {
   const trimmed = model.trim();
+  if (isRemoteModel(trimmed)) {
+    throw new RagError(
+      'invalid_parameter',
+      kind === 'rerank' ? 'rerank models run locally: ollama:/openai: model strings name embedders only' : 'remote embedders are not loaded by transformers.js',
+    );
+  }
   const preset = findPreset(trimmed, kind);
   if (preset) {
     return {

@@ -76,14 +76,25 @@ export async function rankKb(
   depth: number,
   fusion: FusionMethod,
 ): Promise<KbRanking> {
-  const table = await ctx.store.chunks(kb.kb_id);
+  // The table this KB snapshot points at: a search that began before a model-change swap finishes on it.
+  const table = await ctx.store.chunks(kb);
   if (!table) return { refs: [] };
-  const { embedder, why } = await queryEmbedder(ctx, kb, mode);
-  const wantVector = mode !== 'fts' && embedder !== undefined;
+  const { embedder, why: notReady } = await queryEmbedder(ctx, kb, mode);
+  let why = notReady;
+  let wantVector = mode !== 'fts' && embedder !== undefined;
   const [fts, vec] = await Promise.all([
     mode === 'vector' ? Promise.resolve([]) : table.ftsRank(analyzed, depth, where),
     wantVector
-      ? embedder.embedQueries([query]).then(([v]) => (table.dim === v!.length ? table.vectorRank(v!, depth, where) : []))
+      ? embedder!.embedQueries([query]).then(
+          ([v]) => (table.dim === v!.length ? table.vectorRank(v!, depth, where) : []),
+          (err: unknown) => {
+            // A remote embedder that fails now (endpoint down, circuit open): hybrid still answers from full-text.
+            if (mode !== 'hybrid' || !(err instanceof RagError) || err.code !== 'model_unavailable') throw err;
+            wantVector = false;
+            why = `${err.message}: answered from full-text only`;
+            return [];
+          },
+        )
       : Promise.resolve([]),
   ]);
   if (mode === 'fts' || (mode === 'hybrid' && !wantVector)) return { refs: fts, ...(why ? { degraded: why } : {}) };
@@ -99,7 +110,7 @@ async function searchKb(
   args: { query: string; analyzed: string; mode: SearchMode; where: string | undefined; depth: number; fusion: FusionMethod; count: number },
 ): Promise<KbOutcome> {
   const ranking = await rankKb(ctx, kb, args.query, args.analyzed, args.mode, args.where, args.depth, args.fusion);
-  const table = await ctx.store.chunks(kb.kb_id);
+  const table = await ctx.store.chunks(kb);
   const chunks = table ? await table.hydrate(ranking.refs.slice(0, args.count)) : [];
   return { hits: chunks.map((c) => toHit(kb, c, c.score)), ...(ranking.degraded ? { degraded: ranking.degraded } : {}) };
 }

@@ -10,7 +10,9 @@ import {
   type UpdateKbInput,
 } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
+import { isRemoteModel, parseRemoteSpec } from '../embed/remote/remote-spec.js';
 import type { CoreContext } from './context.js';
+import { activeModelChange, forgetModelChange } from './model-change.js';
 import { parseInput } from './validate.js';
 
 export async function createKb(ctx: CoreContext, raw: CreateKbInput): Promise<Kb> {
@@ -21,6 +23,8 @@ export async function createKb(ctx: CoreContext, raw: CreateKbInput): Promise<Kb
     }
     const chunking = ChunkingConfigSchema.safeParse({ ...DEFAULT_CHUNKING, ...stripUndefined(input.chunking ?? {}) });
     if (!chunking.success) throw new RagError('invalid_parameter', chunking.error.issues.map((i) => i.message).join('; '));
+    // A remote embedder's string (ollama:…, openai:…) is checked before it is stored: bad syntax never reaches kbs.json.
+    if (input.embedding_model && isRemoteModel(input.embedding_model)) parseRemoteSpec(input.embedding_model);
     const now = new Date().toISOString();
     const kb: Kb = {
       kb_id: input.kb_id,
@@ -55,6 +59,7 @@ export async function updateKb(ctx: CoreContext, raw: UpdateKbInput): Promise<Kb
 
 export async function deleteKb(ctx: CoreContext, kbId: string): Promise<{ kb_id: string; deleted: boolean }> {
   ctx.store.registry.get(kbId);
+  await forgetModelChange(ctx, kbId);
   await ctx.store.write(kbId, async () => {
     await ctx.store.dropKb(kbId);
     ctx.store.registry.remove(kbId);
@@ -94,5 +99,6 @@ export async function kbStats(ctx: CoreContext, kb: Kb): Promise<KbStats> {
     vector_index: table?.vectorIndexReady ? 'ready' : 'none',
     fts_index: !table?.ftsIndexReady ? 'none' : unindexed > 0 ? 'stale' : 'ready',
     last_update: last,
+    migration: activeModelChange(ctx, kb.kb_id),
   };
 }
