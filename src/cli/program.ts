@@ -4,11 +4,14 @@ import { registerAdd } from './commands/add.js';
 import { registerBench } from './commands/bench.js';
 import { registerDocs } from './commands/docs.js';
 import { registerEval } from './commands/eval.js';
+import { registerHealth } from './commands/health.js';
+import { registerJobs } from './commands/jobs.js';
 import { registerKb } from './commands/kb.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
+import { registerSources } from './commands/sources.js';
 import { EXIT, reportError } from './output.js';
 
 /** The `ragdesk` command line. Each command file registers itself; run() maps errors to exit codes. */
@@ -30,6 +33,9 @@ export function buildProgram(): Command {
   registerServe(program);
   registerMcp(program);
   registerKeys(program);
+  registerSources(program);
+  registerJobs(program);
+  registerHealth(program);
   return program;
 }
 

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
+import path from 'node:path';
 import { contract, type MethodName, type RagClient } from '../shared/contract/index.js';
 import { RagError } from '../shared/errors.js';
 import { activityLogFor } from './activity/activity-log.js';
@@ -7,6 +8,8 @@ import { keyStoreFor } from './auth/key-store.js';
 import { dataPaths } from './config/data-dir.js';
 import { acquireLock, type HeldLock } from './config/lock.js';
 import { createModelManager } from './embed/model-manager.js';
+import { HealthStore, healthReport } from './health/health-store.js';
+import { JobManager } from './jobs/job-manager.js';
 import type { ModelManager } from './embed/types.js';
 import { listParsers } from './parse/registry.js';
 import { search, type SearchOptions } from './search/search-service.js';
@@ -14,9 +17,11 @@ import { DEFAULT_OPTIONS, type CoreContext, type CoreOptions, type IngestEvent }
 import * as docs from './services/document-service.js';
 import { backfillVectors, flushIndexing } from './services/indexing.js';
 import * as kbs from './services/kb-service.js';
+import { cancelModelChange, changeKbModel, modelChangeStatus, resumeModelChanges, stopModelChanges } from './services/model-change.js';
 import { preview } from './services/preview-service.js';
 import { diagnostic, stats } from './services/system-service.js';
 import { parseInput } from './services/validate.js';
+import { SourceManager } from './sources/source-manager.js';
 import { Store } from './store/store.js';
 
 export interface OpenCoreOptions extends Partial<CoreOptions> {
@@ -27,6 +32,11 @@ export interface OpenCoreOptions extends Partial<CoreOptions> {
   models?: ModelManager;
   /** Explicit path of the embedding worker script (bundled builds). */
   workerPath?: string;
+  /**
+   * Watch folder sources, rescan them and resume interrupted ingestion jobs in the background (long-running
+   * processes: serve, the desktop app). Off for one-shot CLI commands.
+   */
+  watchSources?: boolean;
 }
 
 /** Who is calling: adapters (MCP keys, HTTP) narrow what a caller may read and write. */
@@ -42,12 +52,21 @@ export interface CallerScope {
  */
 export class Core {
   readonly client: RagClient;
+  /** Persisted ingestion jobs (see jobs/). */
+  readonly jobs: JobManager;
+  /** Per-file ingestion records: the health report, and what folder syncs compare against. */
+  readonly health: HealthStore;
+  /** Folder sources: sync, watch, pause. */
+  readonly sources: SourceManager;
 
   private constructor(
     readonly ctx: CoreContext,
     readonly lock: HeldLock | undefined,
     private readonly ownsModels: boolean,
   ) {
+    this.jobs = new JobManager(path.join(ctx.options.dataDir, 'jobs'));
+    this.health = new HealthStore(ctx.options.dataDir);
+    this.sources = new SourceManager({ ctx, jobs: this.jobs, health: this.health }, path.join(ctx.options.dataDir, 'sources.json'));
     this.client = this.clientFor({ admin: true });
   }
 
@@ -62,7 +81,9 @@ export class Core {
         options.models ??
         createModelManager({ dataDir: paths.root, allowDownload: opts.allowDownload, ...(options.workerPath ? { workerPath: options.workerPath } : {}) });
       const ctx: CoreContext = { store, models, options: opts, events: new EventEmitter<{ ingest: [IngestEvent] }>() };
-      return new Core(ctx, lock, !options.models);
+      const core = new Core(ctx, lock, !options.models);
+      if (options.watchSources) void core.sources.start();
+      return core;
     } catch (err) {
       lock?.release();
       throw err;
@@ -77,7 +98,10 @@ export class Core {
     return search(this.ctx, input, options);
   }
 
-  /** Start loading every KB's embedding model in the background, and fill in vectors missing from earlier writes. */
+  /**
+   * Start loading every KB's embedding model in the background, fill in vectors missing from earlier writes,
+   * and resume interrupted model changes.
+   */
   warmUp(): void {
     const models = new Set(this.ctx.store.registry.list().filter((kb) => kb.enabled).map((kb) => kb.embedding_model));
     for (const model of models) {
@@ -89,6 +113,8 @@ export class Core {
         })
         .catch(() => undefined);
     }
+    // Model changes a crash or quit interrupted carry on in the background.
+    resumeModelChanges(this.ctx).catch((err: unknown) => process.stderr.write(`ragdesk: resuming model changes failed: ${String(err)}\n`));
   }
 
   /** A contract client whose calls are limited to what `scope` allows (used by MCP/HTTP with API keys). */
@@ -117,7 +143,11 @@ export class Core {
       getKb: (i: I<'getKb'>) => kbs.summarizeKb(ctx, ctx.store.registry.get(i.kb_id)),
       createKb: (i: I<'createKb'>) => kbs.createKb(ctx, i),
       updateKb: (i: I<'updateKb'>) => kbs.updateKb(ctx, i),
-      deleteKb: (i: I<'deleteKb'>) => kbs.deleteKb(ctx, i.kb_id),
+      deleteKb: async (i: I<'deleteKb'>) => {
+        ctx.store.registry.get(i.kb_id);
+        await this.sources.dropKb(i.kb_id);
+        return kbs.deleteKb(ctx, i.kb_id);
+      },
       addDocument: (i: I<'addDocument'>) => docs.addDocument(ctx, i),
       addFile: (i: I<'addFile'>) => docs.addFile(ctx, i),
       uploadFile: (i: I<'uploadFile'>) => docs.uploadFile(ctx, i),
@@ -145,11 +175,25 @@ export class Core {
       listKeys: async () => keyStoreFor(dataPaths(ctx.options.dataDir).keys).list(),
       revokeKey: async (i: I<'revokeKey'>) => keyStoreFor(dataPaths(ctx.options.dataDir).keys).revoke(i.key),
       listActivity: async (i: I<'listActivity'>) => activityLogFor(dataPaths(ctx.options.dataDir).activity).list(i),
+      changeKbModel: (i: I<'changeKbModel'>) => changeKbModel(ctx, i),
+      modelChangeStatus: async (i: I<'modelChangeStatus'>) => modelChangeStatus(ctx, i.kb_id),
+      cancelModelChange: (i: I<'cancelModelChange'>) => cancelModelChange(ctx, i.kb_id),
+      addSource: (i: I<'addSource'>) => this.sources.add(i),
+      listSources: async (i: I<'listSources'>) => this.sources.list(i.kb_id, readable),
+      removeSource: (i: I<'removeSource'>) => this.sources.remove(i),
+      syncSource: (i: I<'syncSource'>) => this.sources.syncOp(i),
+      pauseSource: (i: I<'pauseSource'>) => this.sources.setPaused(i.source_id, true),
+      resumeSource: (i: I<'resumeSource'>) => this.sources.setPaused(i.source_id, false),
+      listJobs: async (i: I<'listJobs'>) => this.jobs.list(i, readable),
+      cancelJob: (i: I<'cancelJob'>) => this.jobs.cancel(i.job_id),
+      healthReport: (i: I<'healthReport'>) => healthReport(ctx, this.health, i),
     } as { [M in MethodName]: (input: never) => Promise<unknown> };
   }
 
   /** Finish index upkeep, stop the model worker and release the lock. */
   async close(): Promise<void> {
+    await this.sources.close();
+    await stopModelChanges(this.ctx);
     await flushIndexing(this.ctx);
     await this.ctx.store.writes.idle();
     if (this.ownsModels) await this.ctx.models.dispose();

@@ -38,7 +38,7 @@ export class AppController {
     const dataDir = resolveDataDir(s.dataDir || undefined);
     // A `ragdesk mcp` started earlier by an agent hands the data dir over and becomes a bridge to this app.
     const core = await openTakingOver(
-      () => Core.open({ dataDir, defaultModel: s.embeddingModel, workerPath: paths.embedWorker, allowDownload: process.env.RAGDESK_OFFLINE !== '1' }),
+      () => Core.open({ dataDir, defaultModel: s.embeddingModel, workerPath: paths.embedWorker, allowDownload: process.env.RAGDESK_OFFLINE !== '1', watchSources: true }),
       dataPaths(dataDir).lock,
     );
     const activity = activityLogFor(dataPaths(dataDir).activity);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { expandPaths, ingestFiles } from '../../core/services/file-ingest.js';
+import { ingestFilesJob } from '../../core/jobs/files-job.js';
+import { expandPaths } from '../../core/services/file-ingest.js';
 import { withCore } from '../open-core.js';
 import { EXIT, printJson, printLine } from '../output.js';
 import { createProgress } from '../progress.js';
@@ -22,7 +23,7 @@ export function registerAdd(program: Command): void {
       const bar = createProgress(!g.json);
       bar.start(targets.length, `indexing into ${o.kb}`);
       const chunking = chunkingFrom(o as never);
-      const outcomes = await ingestFiles(core.ctx, o.kb, targets, {
+      const { outcomes } = await ingestFilesJob(core, o.kb, targets, {
         overwrite: Boolean(o.overwrite),
         ...(chunking ? { chunking } : {}),
         onFile: (out, done) => bar.update(done, path.basename(out.file)),

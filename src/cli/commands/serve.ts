@@ -62,7 +62,7 @@ export function registerServe(program: Command): void {
       }
       const { Core } = await import('../../core/core.js');
       const core = await openTakingOver(
-        () => Core.open({ dataDir, allowDownload: g.download !== false && process.env.RAGDESK_OFFLINE !== '1' }),
+        () => Core.open({ dataDir, allowDownload: g.download !== false && process.env.RAGDESK_OFFLINE !== '1', watchSources: true }),
         paths.lock,
         { onAsk: (owner) => process.stderr.write(`asking ragdesk mcp (pid ${owner.pid}) to hand over the data dir…\n`) },
       );

@@ -107,7 +107,8 @@ export async function backfillVectors(ctx: CoreContext, kbId: string, embedder: 
     const table = await ctx.store.chunks(kbId);
     if (!table) return done;
     if (table.dim === 0) await ctx.store.write(kbId, () => ensureChunkTable(ctx, ctx.store.registry.get(kbId), embedder));
-    if (table.dim !== embedder.dim) return done;
+    // After a model change the KB's table belongs to another model: this embedder has nothing left to fill in.
+    if (table.dim !== embedder.dim || ctx.store.registry.find(kbId)?.embedding_model !== embedder.model) return done;
     const batch = await table.chunksWithoutVectors(256);
     if (batch.length === 0) return done;
     const vectors = await embedder.embedPassages(batch.map((b) => passageText(b.title, b.text)));

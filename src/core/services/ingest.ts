@@ -150,7 +150,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
   }
   if (toWrite.length === 0) return results;
 
-  const embedder = await tryEmbedder(ctx, kb);
+  let embedder = await tryEmbedder(ctx, kb);
   const vectors = new Map<PreparedDoc, Float32Array[]>();
   if (embedder) {
     const all = toWrite.flatMap(({ doc }) => doc.chunks.map((c) => passageText(doc.title, c.text)));
@@ -164,6 +164,12 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
   }
 
   await ctx.store.write(kbId, async () => {
+    if (embedder && embedder.model !== ctx.store.registry.get(kbId).embedding_model) {
+      // A model change was swapped in while these chunks were embedded: embed them again with the KB's model now.
+      embedder = await tryEmbedder(ctx, ctx.store.registry.get(kbId));
+      vectors.clear();
+      for (const { doc } of toWrite) if (embedder) vectors.set(doc, await embedder.embedPassages(doc.chunks.map((c) => passageText(doc.title, c.text))));
+    }
     const table = await ensureChunkTable(ctx, ctx.store.registry.get(kbId), embedder);
     kb = ctx.store.registry.get(kbId);
     const rows: ChunkRow[] = [];

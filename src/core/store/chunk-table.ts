@@ -82,6 +82,16 @@ export function chunkTableName(kbId: string): string {
   return `chunks__${kbId}`;
 }
 
+/** The table a KB's record points at: `chunk_table` once a model change swapped one in, else the default name. */
+export function physicalChunkTable(kb: { kb_id: string; chunk_table?: string | undefined }): string {
+  return kb.chunk_table ?? chunkTableName(kb.kb_id);
+}
+
+/** An Arrow list value (metadata list columns) as a plain array; everything else as it is. */
+function plain(v: unknown): unknown {
+  return v !== null && typeof v === 'object' && typeof (v as { toArray?: unknown }).toArray === 'function' ? Array.from((v as { toArray(): ArrayLike<unknown> }).toArray()) : v;
+}
+
 function toStored(r: Raw, score: number): StoredChunk {
   const location: Location = { char_start: Number(r.char_start), char_end: Number(r.char_end) };
   if (r.page !== null && r.page !== undefined) location.page = Number(r.page);
@@ -128,10 +138,11 @@ export class ChunkTable {
     this.vectorDim = dim;
   }
 
-  static async open(db: Connection, kbId: string): Promise<ChunkTable | undefined> {
+  /** Open a chunk table by its physical name (see physicalChunkTable). */
+  static async open(db: Connection, name: string): Promise<ChunkTable | undefined> {
     const names = await db.tableNames();
-    if (!names.includes(chunkTableName(kbId))) return undefined;
-    const table = await db.openTable(chunkTableName(kbId));
+    if (!names.includes(name)) return undefined;
+    const table = await db.openTable(name);
     const schema = await table.schema();
     const vectorField = schema.fields.find((f) => f.name === 'vector');
     const dim = (vectorField?.type as { listSize?: number } | undefined)?.listSize ?? 0;
@@ -142,9 +153,9 @@ export class ChunkTable {
     return ct;
   }
 
-  static async create(db: Connection, kbId: string, dim: number): Promise<ChunkTable> {
+  static async create(db: Connection, name: string, dim: number): Promise<ChunkTable> {
     const schema = chunksSchema(dim);
-    const table = await db.createEmptyTable(chunkTableName(kbId), schema, { existOk: true });
+    const table = await db.createEmptyTable(name, schema, { existOk: true });
     return new ChunkTable(table, await table.schema(), dim);
   }
 
@@ -301,6 +312,26 @@ export class ChunkTable {
     if (!this.hasFts) return await this.table.countRows();
     const stats = await this.table.indexStats('fts_idx');
     return stats?.numUnindexedRows ?? 0;
+  }
+
+  /** Every chunk_id in the table (a model change compares the old and the new table by these). */
+  async chunkIds(): Promise<string[]> {
+    const rows = (await this.table.query().select(['chunk_id']).toArray()) as Raw[];
+    return rows.map((r) => String(r.chunk_id));
+  }
+
+  /** Whole rows but the vector, for copying into another chunk table (`addCopies`). List values come back as arrays. */
+  async rowsForCopy(ids: string[]): Promise<Raw[]> {
+    if (ids.length === 0) return [];
+    const columns = this.schema.fields.map((f) => f.name).filter((n) => n !== 'vector');
+    const rows = (await this.table.query().where(`chunk_id IN (${ids.map(sqlString).join(', ')})`).select(columns).toArray()) as Raw[];
+    return rows.map((r) => Object.fromEntries(columns.map((c) => [c, plain(r[c])])));
+  }
+
+  /** Add rows read by `rowsForCopy` from another chunk table, with vectors from this table's model. */
+  async addCopies(rows: Raw[], vectors: Float32Array[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.table.add(buildArrowTable(this.schema, rows.map((r, i) => ({ ...r, vector: this.vectorDim > 0 ? (vectors[i] ?? null) : undefined }))));
   }
 
   async sizeBytes(): Promise<number> {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import type { Kb } from '../../shared/contract/index.js';
 import { KeyedMutex } from '../util/keyed-mutex.js';
-import { ChunkTable, chunkTableName } from './chunk-table.js';
+import { ChunkTable, chunkTableName, physicalChunkTable } from './chunk-table.js';
 import { DocumentsRepo } from './documents-repo.js';
 import { KbRegistry } from './kb-registry.js';
 import { sqlString } from './sql.js';
@@ -65,24 +65,47 @@ export class Store {
     return repaired;
   }
 
-  async chunks(kbId: string): Promise<ChunkTable | undefined> {
-    const cached = this.tables.get(kbId);
-    if (cached) return cached;
-    const table = await ChunkTable.open(this.db, kbId);
-    if (table) this.tables.set(kbId, table);
-    return table;
+  /**
+   * A KB's chunk table: the physical table its record points at (`chunk_table`, see physicalChunkTable). Given a
+   * KB record (a snapshot), the table that snapshot points at, so a search started before a model-change swap
+   * finishes on the table and model it started with.
+   */
+  async chunks(kb: string | Kb): Promise<ChunkTable | undefined> {
+    const record = typeof kb === 'string' ? this.registry.find(kb) : kb;
+    return this.openTable(record ? physicalChunkTable(record) : chunkTableName(kb as string));
   }
 
   async createChunks(kb: Kb, dim: number): Promise<ChunkTable> {
-    const table = await ChunkTable.create(this.db, kb.kb_id, dim);
-    this.tables.set(kb.kb_id, table);
+    return this.createTable(physicalChunkTable(kb), dim);
+  }
+
+  /** A chunk table by its physical name (cached). */
+  async openTable(name: string): Promise<ChunkTable | undefined> {
+    const cached = this.tables.get(name);
+    if (cached) return cached;
+    const table = await ChunkTable.open(this.db, name);
+    if (table) this.tables.set(name, table);
     return table;
   }
 
+  async createTable(name: string, dim: number): Promise<ChunkTable> {
+    const table = await ChunkTable.create(this.db, name, dim);
+    this.tables.set(name, table);
+    return table;
+  }
+
+  async dropTable(name: string): Promise<void> {
+    this.tables.delete(name);
+    if ((await this.db.tableNames()).includes(name)) await this.db.dropTable(name);
+  }
+
+  /** Physical chunk tables that belong to a KB: its default table and any model-change tables. */
+  async kbTableNames(kbId: string): Promise<string[]> {
+    return (await this.db.tableNames()).filter((n) => n === chunkTableName(kbId) || n.startsWith(`${chunkTableName(kbId)}.`));
+  }
+
   async dropKb(kbId: string): Promise<void> {
-    this.tables.delete(kbId);
-    const names = await this.db.tableNames();
-    if (names.includes(chunkTableName(kbId))) await this.db.dropTable(chunkTableName(kbId));
+    for (const name of await this.kbTableNames(kbId)) await this.dropTable(name);
     await this.docs.deleteKb(kbId);
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChunkingConfigSchema, ChunkingOverrideSchema, IsoDateSchema, KbIdSchema } from './common.js';
+import { ModelChangeSchema } from './model-change.js';
 
 export const MetadataFieldTypeSchema = z.enum(['string', 'number', 'boolean', 'string_list', 'number_list']);
 export type MetadataFieldType = z.infer<typeof MetadataFieldTypeSchema>;
@@ -14,6 +15,8 @@ export const KbSchema = z.object({
   embedding_model: z.string(),
   /** Vector dimension, fixed when the first vectors are written; null until then. */
   embedding_dim: z.number().int().positive().nullable(),
+  /** The physical chunk table (set when a model change swaps in a re-embedded table); default `chunks__<kb_id>`. */
+  chunk_table: z.string().optional(),
   languages: z.array(z.string()),
   chunking: ChunkingConfigSchema,
   /** Metadata fields seen so far and their types: the filterable fields besides the built-in ones. */
@@ -66,5 +69,7 @@ export const KbStatsSchema = z.object({
   vector_index: z.enum(['none', 'building', 'ready']),
   fts_index: z.enum(['none', 'ready', 'stale']),
   last_update: IsoDateSchema.nullable(),
+  /** A model change in progress (or interrupted / failed); null when there is none. */
+  migration: ModelChangeSchema.nullable(),
 });
 export type KbStats = z.infer<typeof KbStatsSchema>;
