@@ -64,18 +64,21 @@ const FTS_OPTIONS = {
 
 type Raw = Record<string, unknown>;
 
-/** A ranked chunk before its text is fetched. */
+/** A ranked chunk before its text is fetched. `rowid` lets `hydrate` fetch it by position. */
 export interface ChunkRef {
   chunk_id: string;
   doc_id: string;
   chunk_index: number;
   score: number;
+  rowid?: bigint;
 }
 
 const REF_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index'];
 
 function toRef(r: Raw, score: number): ChunkRef {
-  return { chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), chunk_index: Number(r.chunk_index), score };
+  const ref: ChunkRef = { chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), chunk_index: Number(r.chunk_index), score };
+  if (typeof r._rowid === 'bigint') ref.rowid = r._rowid;
+  return ref;
 }
 
 export function chunkTableName(kbId: string): string {
@@ -231,7 +234,7 @@ export class ChunkTable {
   /** BM25 ranking: keys and scores only (text is fetched for the final hits by `hydrate`). */
   async ftsRank(analyzedQuery: string, limit: number, where?: string): Promise<ChunkRef[]> {
     if (!analyzedQuery.trim()) return [];
-    let q = this.table.query().fullTextSearch(analyzedQuery, { columns: ['fts'] }).select([...REF_COLUMNS, '_score']).limit(limit);
+    let q = this.table.query().fullTextSearch(analyzedQuery, { columns: ['fts'] }).select([...REF_COLUMNS, '_score']).withRowId().limit(limit);
     if (where) q = q.where(where);
     return ((await q.toArray()) as Raw[]).map((r) => toRef(r, Number(r._score)));
   }
@@ -239,7 +242,7 @@ export class ChunkTable {
   /** Nearest chunks by cosine similarity; through the ANN index when there is one, unless `exact`. */
   async vectorRank(vector: Float32Array, limit: number, where?: string, options: { exact?: boolean } = {}): Promise<ChunkRef[]> {
     if (this.vectorDim === 0) return [];
-    let q = this.table.vectorSearch(Array.from(vector)).column('vector').distanceType('cosine').select([...REF_COLUMNS, '_distance']).limit(limit);
+    let q = this.table.vectorSearch(Array.from(vector)).column('vector').distanceType('cosine').select([...REF_COLUMNS, '_distance']).withRowId().limit(limit);
     // Measured on real embeddings (npm run bench): nprobes 32 + refine 4 gives recall@10 ≈ 0.96 against exact search.
     if (options.exact) q = q.bypassVectorIndex();
     else if (this.hasVectorIndex) q = q.nprobes(32).ef(Math.max(64, limit * 4)).refineFactor(4);
@@ -247,12 +250,28 @@ export class ChunkTable {
     return ((await q.toArray()) as Raw[]).map((r) => toRef(r, 1 - Number(r._distance)));
   }
 
-  /** Full rows for ranked refs, in the refs' order, carrying their scores. */
-  async hydrate(refs: Array<{ chunk_id: string; score: number }>): Promise<StoredChunk[]> {
+  /**
+   * Full rows for ranked refs, in the refs' order, carrying their scores. Rows are taken by row id (no scan);
+   * a row id that no longer holds its chunk (the table was compacted in between) is looked up by chunk_id.
+   */
+  async hydrate(refs: Array<{ chunk_id: string; score: number; rowid?: bigint }>): Promise<StoredChunk[]> {
     if (refs.length === 0) return [];
-    const ids = refs.map((r) => sqlString(r.chunk_id)).join(', ');
-    const rows = (await this.table.query().where(`chunk_id IN (${ids})`).select(['chunk_id', ...READ_COLUMNS]).toArray()) as Raw[];
-    const byId = new Map(rows.map((r) => [String(r.chunk_id), r]));
+    const byId = new Map<string, Raw>();
+    const withRowIds = refs.filter((r) => r.rowid !== undefined);
+    if (withRowIds.length) {
+      try {
+        const taken = (await this.table.takeRowIds(withRowIds.map((r) => r.rowid!)).select(['chunk_id', ...READ_COLUMNS]).toArray()) as Raw[];
+        for (const r of taken) byId.set(String(r.chunk_id), r);
+      } catch {
+        // stale row ids: fall through to the lookup by chunk_id
+      }
+    }
+    const missing = refs.filter((r) => !byId.has(r.chunk_id));
+    if (missing.length) {
+      const ids = missing.map((r) => sqlString(r.chunk_id)).join(', ');
+      const rows = (await this.table.query().where(`chunk_id IN (${ids})`).select(['chunk_id', ...READ_COLUMNS]).toArray()) as Raw[];
+      for (const r of rows) byId.set(String(r.chunk_id), r);
+    }
     return refs.flatMap((ref) => {
       const r = byId.get(ref.chunk_id);
       return r ? [toStored(r, ref.score)] : [];
