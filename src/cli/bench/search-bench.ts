@@ -38,11 +38,17 @@ function withEmbedder(models: ModelManager, embedder: Embedder): ModelManager {
   return { ...models, presets: () => models.presets(), status: () => models.status(), peekEmbedder: () => embedder, getEmbedder: async () => embedder };
 }
 
-/** Vocabulary for synthetic chunks: the sample KB's English words, drawn with a Zipf-like skew. */
+/**
+ * Vocabulary for synthetic chunks: the sample KB's English words and compounds of them (~20k distinct terms,
+ * like a real corpus), drawn with a Zipf-like skew so that common words are common and queries hit rarer ones.
+ */
 function vocabulary(root: string): string[] {
   const text = fs.readdirSync(path.join(root, 'rag_data')).filter((f) => f.startsWith('en-') && /\.(md|txt)$/.test(f))
     .map((f) => fs.readFileSync(path.join(root, 'rag_data', f), 'utf8')).join(' ');
-  return [...new Set(text.toLowerCase().match(/[a-z]{3,}/g) ?? [])];
+  const base = [...new Set(text.toLowerCase().match(/[a-z]{3,}/g) ?? [])];
+  const out = [...base];
+  for (let i = 0; out.length < 20_000; i++) out.push(`${base[i % base.length]}${base[(i * 7 + 3) % base.length]}`);
+  return out;
 }
 
 export interface LatencyRow {
