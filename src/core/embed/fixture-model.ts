@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { prng } from '../util/prng.js';
 import { encodeOnnxModel, type OnnxGraph, type OnnxNode, type OnnxTensor, type OnnxValueInfo } from './onnx-writer.js';
 import { fixtureTokenizerConfig, fixtureTokenizerJson, fixtureVocabulary } from './fixture-vocab.js';
 
@@ -31,18 +32,6 @@ export interface FixtureModelInfo {
   dir: string;
   dim: number;
   vocabSize: number;
-}
-
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A [vocab, dim] table of Gaussian values; [CLS]/[SEP]/[UNK]/[MASK] rows are shrunk so they barely move a mean. */
