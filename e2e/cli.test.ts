@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFixtureModel } from '../src/core/embed/fixture-model.js';
 import { fixtureModels, tempDir } from '../src/core/test-support.js';
 import { json, ragdesk, ROOT } from './cli-support.js';
 
@@ -126,6 +127,32 @@ describe('ragdesk CLI end to end', () => {
     expect(out).toMatchObject({ mode: 'fts', queries: 2, ndcg_at_10: 1, mrr_at_10: 1 });
     const all = json<Array<{ mode: string }>>(await ragdesk(['eval', '--dataset', ds, '--model', model, '--mode', 'all', '--json']));
     expect(all.map((x) => x.mode)).toEqual(['hybrid', 'fts', 'vector']);
+  });
+
+  it('evaluates a KB on its saved queries against another model, then changes the model with --wait', async () => {
+    const other = (await buildFixtureModel(path.join(tempDir('ragdesk-cli-model-'), 'fixture-32'), { dim: 32, seed: 7 })).dir;
+    const src = tempDir('ragdesk-cli-mc-');
+    for (const f of ['en-shipping-incoterms.txt', 'ru-vozvrat-tovara.txt', 'en-customs-clearance.md']) fs.copyFileSync(path.join(ROOT, 'rag_data', f), path.join(src, f));
+    expect((await cli('kb', 'create', 'mc', '--model', model)).code).toBe(0);
+    expect((await cli('add', src, '--kb', 'mc', '--json')).code).toBe(0);
+    const ids = json<{ documents: Array<{ doc_id: string }> }>(await cli('docs', 'list', '--kb', 'mc', '--json')).documents.map((d) => d.doc_id);
+    const shipping = ids.find((id) => id.startsWith('en-shipping'))!;
+    const queries = path.join(src, 'queries.jsonl');
+    fs.writeFileSync(queries, `${JSON.stringify({ query: 'Incoterms FOB shipping', relevant: [shipping] })}\n# a comment\n`);
+    const ev = await cli('eval', '--kb', 'mc', '--queries', queries, '--model', other, '--mode', 'fts', '--json');
+    expect(ev.code).toBe(0);
+    const groups = json<Array<{ model: string; index: string; reports: Array<{ dataset: string; queries: number; mrr_at_10: number }> }>>(ev);
+    expect(groups.map((x) => [x.model, x.index])).toEqual([[model, 'current'], [other, 'copy']]);
+    for (const x of groups) expect(x.reports[0]).toMatchObject({ dataset: 'kb:mc', queries: 1, mrr_at_10: 1 });
+
+    const changed = await cli('kb', 'set-model', 'mc', other, '--wait', '--json');
+    expect(changed.code).toBe(0);
+    expect(json(changed)).toMatchObject({ kb_id: 'mc', state: 'done', from_model: model, to_model: other, to_dim: 32 });
+    const shown = json<{ embedding_model: string; embedding_dim: number; stats: { migration: unknown } }>(await cli('kb', 'show', 'mc', '--json'));
+    expect(shown).toMatchObject({ embedding_model: other, embedding_dim: 32, stats: { migration: null } });
+    const hit = json<{ hits: Array<{ doc_id: string }> }>(await cli('search', 'Incoterms FOB', '--kb', 'mc', '--mode', 'hybrid', '--json'));
+    expect(hit.hits[0]!.doc_id).toBe(shipping);
+    expect(json(await cli('kb', 'set-model', 'mc', '--cancel', '--json'))).toMatchObject({ cancelled: false, migration: { state: 'done' } });
   });
 
   it('refuses a data dir held by another live process, naming it', async () => {

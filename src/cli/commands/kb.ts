@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { withCore } from '../open-core.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { chunkingFrom, chunkingOptions, globals } from './common.js';
+import { describeModelChange, registerKbModel } from './kb-model.js';
 
 export function registerKb(program: Command): void {
   const kb = program.command('kb').description('create, list, show and remove knowledge bases');
@@ -58,8 +59,11 @@ export function registerKb(program: Command): void {
         for (const [k, v] of Object.entries({ ...info, ...(stats ? { size_bytes: stats.size_bytes, vector_index: stats.vector_index, fts_index: stats.fts_index, last_update: stats.last_update } : {}) })) {
           printLine(`${k.padEnd(16)} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
         }
+        if (stats?.migration) printLine(`${'model change'.padEnd(16)} ${describeModelChange(stats.migration)}`);
       });
     });
+
+  registerKbModel(kb);
 
   kb.command('rm <kb_id>')
     .description('delete a knowledge base and everything in it')

@@ -4,6 +4,7 @@ import { RagError } from '../../shared/errors.js';
 import { chunkDocumentWithWarnings } from '../chunk/index.js';
 import type { ChunkDraft } from '../chunk/types.js';
 import type { Embedder } from '../embed/types.js';
+import { embedReusing } from '../jobs/vector-reuse.js';
 import type { ParsedDocument } from '../parse/types.js';
 import type { ChunkRow } from '../store/chunk-table.js';
 import { analyzeForIndex } from '../text/analyzer.js';
@@ -155,7 +156,8 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
   if (embedder) {
     const all = toWrite.flatMap(({ doc }) => doc.chunks.map((c) => passageText(doc.title, c.text)));
     for (const w of toWrite) ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'embed', chunks: w.doc.chunks.length });
-    const flat = await embedder.embedPassages(all);
+    // A job may offer vectors of documents it just deleted (a renamed file): see jobs/vector-reuse.ts.
+    const flat = await embedReusing(ctx, kbId, embedder, all);
     let at = 0;
     for (const { doc } of toWrite) {
       vectors.set(doc, flat.slice(at, at + doc.chunks.length));

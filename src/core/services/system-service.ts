@@ -33,6 +33,15 @@ export async function diagnostic(ctx: CoreContext, allowed?: ReadonlySet<string>
   }
   for (const kb of kbs) {
     if (kb.fts_index === 'stale') warnings.push(`${kb.kb_id}: new rows are not yet folded into the full-text index (they are still searched)`);
+    const mc = kb.migration;
+    if (mc) {
+      const where = `${mc.chunks_done}/${mc.chunks_total} chunks`;
+      warnings.push(
+        mc.state === 'failed' || mc.state === 'interrupted'
+          ? `${kb.kb_id}: the change to model ${mc.to_model} is ${mc.state} at ${where}${mc.error ? ` (${mc.error})` : ''}; search uses ${mc.from_model}`
+          : `${kb.kb_id}: changing model to ${mc.to_model} (${mc.state}, ${where}); search uses ${mc.from_model} until it is done`,
+      );
+    }
   }
   if (!fs.existsSync(paths.lance)) warnings.push(`store folder ${paths.lance} does not exist yet`);
   return {

@@ -288,6 +288,17 @@ export class ChunkTable {
   }
 
   /** Chunks still waiting for a vector (written while the model was unavailable). */
+  /** Title, text and vector of the chunks of some documents that have one (to reuse when a file only moved). */
+  async vectorsOf(docIds: string[]): Promise<Array<{ title: string; text: string; vector: Float32Array }>> {
+    if (this.vectorDim === 0 || docIds.length === 0) return [];
+    const where = `doc_id IN (${docIds.map(sqlString).join(', ')}) AND vector IS NOT NULL`;
+    const rows = (await this.table.query().where(where).select(['title', 'text', 'vector']).toArray()) as Raw[];
+    return rows.map((r) => {
+      const v = r.vector as { toArray?: () => ArrayLike<number> } | ArrayLike<number>;
+      return { title: String(r.title), text: String(r.text), vector: Float32Array.from('toArray' in v && v.toArray ? v.toArray() : (v as ArrayLike<number>)) };
+    });
+  }
+
   async chunksWithoutVectors(limit: number): Promise<Array<{ chunk_id: string; title: string; text: string }>> {
     let q = this.table.query().select(['chunk_id', 'title', 'text']).limit(limit);
     if (this.vectorDim > 0) q = q.where('vector IS NULL');

@@ -5,6 +5,7 @@ import { useApi } from '../api/context.js';
 import { useQuery } from '../lib/use-query.js';
 import { ChunkingFields, chunkingValid } from './ChunkingFields.js';
 import { ErrorAlert } from './common.js';
+import { ModelChangeProgress } from './ModelChangeProgress.js';
 
 /** A KB id from a name: lower case, safe characters, at most 64. */
 export function slugify(name: string): string {
@@ -33,6 +34,12 @@ export function KbForm({ opened, kb, onClose, onSaved }: { opened: boolean; kb?:
   const [chunking, setChunking] = useState<ChunkingConfig>(DEFAULT_CHUNKING);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  /** When a model change was started from this dialog (its progress stays shown, and its outcome). */
+  const [changedAt, setChangedAt] = useState<string>();
+
+  useEffect(() => {
+    if (opened) setChangedAt(undefined);
+  }, [opened]);
 
   useEffect(() => {
     if (!opened) return;
@@ -69,6 +76,13 @@ export function KbForm({ opened, kb, onClose, onSaved }: { opened: boolean; kb?:
       const saved = kb
         ? await client.updateKb({ kb_id: kb.kb_id, ...common })
         : await client.createKb({ kb_id: kbId, ...common, ...(model.trim() ? { embedding_model: model.trim() } : {}) });
+      if (kb && model.trim() && model.trim() !== kb.embedding_model) {
+        // Re-embeds in the background (at once for an empty KB); the dialog stays open to show the progress.
+        setChangedAt(new Date(Date.now() - 1000).toISOString());
+        await client.changeKbModel({ kb_id: kb.kb_id, model: model.trim() });
+        onSaved(saved);
+        return;
+      }
       onSaved(saved);
       onClose();
     } catch (err) {
@@ -113,13 +127,17 @@ export function KbForm({ opened, kb, onClose, onSaved }: { opened: boolean; kb?:
           </Group>
           <Autocomplete
             label="Embedding model"
-            description={kb ? 'Fixed once the KB holds vectors' : 'A preset name, or the absolute path of a model folder; empty: the default'}
+            description={
+              kb
+                ? 'Changing it re-embeds every chunk in the background; search keeps using the current model until it is done'
+                : 'A preset name, or the absolute path of a model folder; empty: the default'
+            }
             placeholder="multilingual"
             data={modelOptions}
             value={model}
             onChange={setModel}
-            disabled={Boolean(kb)}
           />
+          {kb && <ModelChangeProgress kbId={kb.kb_id} since={changedAt} onDone={() => void client.getKb({ kb_id: kb.kb_id }).then(onSaved, () => undefined)} />}
           <Text fw={500} size="sm">
             Chunking defaults
           </Text>
