@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureModel } from '../src/core/embed/fixture-model.js';
-import { apiKeys, badFileAndXss, commitAll, createKb, dropAndPreview, kbListAndKeyboard, nav, openChunkViewer, searchAndOpen } from './ui-flows.js';
+import { apiKeys, badFileAndXss, changeModel, commitAll, createKb, dropAndPreview, kbListAndKeyboard, nav, openChunkViewer, searchAndOpen } from './ui-flows.js';
 import { chromiumAvailable, CHROMIUM, ensureConsoleBuilt, launchChromium, screenshot, startServe, tempDir, type Served } from './ui-support.js';
 
 /**
@@ -108,6 +108,10 @@ run('web console in Chromium against ragdesk serve', () => {
     await shot('kb-list-dark');
     expect(await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))).toBe('dark');
     await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('changes the embedding model of a KB with documents from the edit dialog, with progress', async () => {
+    await changeModel(page, (await buildFixtureModel(path.join(dir, 'fixture-model-32'), { dim: 32, seed: 7 })).dir);
   });
 
   it('never opened a dialog or threw in the page', () => {

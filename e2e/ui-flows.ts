@@ -184,3 +184,16 @@ export async function kbListAndKeyboard(page: Page, shot: Shot = noShot): Promis
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Handbook' }).waitFor();
 }
+
+/** Change the handbook KB's embedding model in its edit dialog and follow the progress until it is swapped in. */
+export async function changeModel(page: Page, otherModelDir: string): Promise<void> {
+  await nav(page, 'Knowledge bases');
+  await page.locator('tr[data-kb="handbook"]').getByText('Handbook', { exact: true }).click();
+  await page.getByRole('heading', { name: 'Handbook' }).waitFor();
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await page.getByRole('combobox', { name: 'Embedding model' }).fill(otherModelDir);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByTestId('model-change').getByText(`Now using ${otherModelDir}`).waitFor({ timeout: 60_000 });
+  await page.keyboard.press('Escape');
+  await page.getByText(`model: ${otherModelDir.split(/[\\/]/).pop()!}`).waitFor();
+}

@@ -4,9 +4,11 @@ import { useClient } from '../api/context.js';
 import { ErrorAlert } from '../components/common.js';
 import { DocumentDrawer } from '../components/DocumentDrawer.js';
 import { DocumentsTable } from '../components/DocumentsTable.js';
+import { HealthTable } from '../components/HealthTable.js';
 import { IconPencil } from '../components/icons.js';
 import { IngestPanel } from '../components/IngestPanel.js';
 import { KbForm } from '../components/KbForm.js';
+import { SourcesPanel } from '../components/SourcesPanel.js';
 import { navigate, routeHref } from '../lib/router.js';
 import { useQuery } from '../lib/use-query.js';
 
@@ -49,7 +51,9 @@ export function KbScreen({ kbId, docId, chunk }: { kbId: string; docId?: string;
             </Button>
           </Group>
           <IngestPanel key={kb.data.kb_id} kb={kb.data} onAdded={bump} />
+          <SourcesPanel kbId={kbId} onChanged={bump} />
           <DocumentsTable kbId={kbId} refreshKey={refresh} onOpen={(id) => navigate({ name: 'kb', kbId, docId: id })} />
+          <HealthTable kbId={kbId} refreshKey={refresh} />
           <KbForm opened={editing} kb={kb.data} onClose={() => setEditing(false)} onSaved={bump} />
         </>
       )}

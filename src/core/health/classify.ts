@@ -1,0 +1,121 @@
+import type { HealthStatus, Kb, ModelPreset } from '../../shared/contract/index.js';
+import type { ErrorEnvelope } from '../../shared/errors.js';
+import { WARNING_EMPTY_TEXT } from '../parse/assemble.js';
+import { WARNING_NO_TEXT_LAYER } from '../parse/pdf-parser.js';
+import type { ParsedDocument } from '../parse/types.js';
+
+/** What the health report says about one file. */
+export interface Verdict {
+  status: HealthStatus;
+  message: string;
+  encoding?: string;
+  encoding_confidence?: number;
+  script?: string;
+}
+
+/** Below this detection confidence a legacy-encoded file is flagged: its text may be garbled. */
+export const LOW_ENCODING_CONFIDENCE = 0.8;
+/** Share of letters in scripts the KB's model was not trained on, above which a file is flagged. */
+const UNCOVERED_SHARE = 0.3;
+const SCRIPT_SAMPLE = 20_000;
+
+/** The report status for an ingestion error. */
+export function verdictForError(err: ErrorEnvelope): Verdict {
+  const reason = typeof err.details?.reason === 'string' ? err.details.reason : undefined;
+  switch (err.code) {
+    case 'too_large':
+      return { status: 'too_large', message: err.message };
+    case 'unsupported_format':
+      return { status: 'unsupported', message: err.message };
+    case 'parse_failed':
+      return { status: reason === 'encrypted' ? 'encrypted' : 'corrupt', message: err.message };
+    default:
+      return { status: 'error', message: `[${err.code}] ${err.message}` };
+  }
+}
+
+const SCRIPTS: ReadonlyArray<[string, RegExp]> = [
+  ['latin', /\p{Script=Latin}/u],
+  ['cyrillic', /\p{Script=Cyrillic}/u],
+  ['cjk', /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u],
+  ['greek', /\p{Script=Greek}/u],
+  ['arabic', /\p{Script=Arabic}/u],
+  ['hebrew', /\p{Script=Hebrew}/u],
+  ['devanagari', /\p{Script=Devanagari}/u],
+  ['thai', /\p{Script=Thai}/u],
+];
+
+/** Letters per writing system in (a sample of) the text, and the main one. */
+export function detectScripts(text: string): { main: string | undefined; shares: Record<string, number>; letters: number } {
+  const counts = new Map<string, number>();
+  let letters = 0;
+  for (const ch of text.slice(0, SCRIPT_SAMPLE)) {
+    if (!/\p{L}/u.test(ch)) continue;
+    letters++;
+    const name = SCRIPTS.find(([, re]) => re.test(ch))?.[0] ?? 'other';
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  const shares: Record<string, number> = {};
+  let main: string | undefined;
+  for (const [name, n] of counts) {
+    shares[name] = n / letters;
+    if (!main || n > (counts.get(main) ?? 0)) main = name;
+  }
+  return { main, shares, letters };
+}
+
+/**
+ * Writing systems the KB's embedding model covers: 'all' for multilingual presets, latin only for English
+ * presets, undefined (not checked) for models we know nothing about (folders, hub ids without a preset).
+ */
+export function coveredScripts(kb: Kb, presets: readonly ModelPreset[]): 'all' | Set<string> | undefined {
+  const preset = presets.find((p) => p.kind === 'embedding' && (p.name === kb.embedding_model || p.model_id === kb.embedding_model));
+  if (!preset) return undefined;
+  const langs = preset.languages;
+  if (langs.includes('multilingual') || langs.length > 2) return 'all';
+  const scripts = new Set<string>();
+  for (const lang of langs) scripts.add(lang === 'ru' || lang === 'uk' ? 'cyrillic' : lang === 'zh' || lang === 'ja' || lang === 'ko' ? 'cjk' : 'latin');
+  return scripts;
+}
+
+function decodeProblem(parsed: ParsedDocument): string | undefined {
+  const encoding = typeof parsed.metadata.encoding === 'string' ? parsed.metadata.encoding : undefined;
+  if (!encoding) return undefined;
+  const confidence = typeof parsed.metadata.encoding_confidence === 'number' ? parsed.metadata.encoding_confidence : 1;
+  const replacements = (parsed.text.match(/\uFFFD/g) ?? []).length;
+  const parts: string[] = [];
+  if (confidence < LOW_ENCODING_CONFIDENCE) parts.push(`the encoding was guessed as ${encoding} with low confidence (${confidence.toFixed(2)})`);
+  if (replacements > 0) parts.push(`${replacements} character${replacements === 1 ? '' : 's'} could not be decoded (shown as \uFFFD)`);
+  if (parts.length === 0) return undefined;
+  return `${parts.join('; ')}: the text may be garbled, save the file as UTF-8`;
+}
+
+/**
+ * Problems found in a parsed file before it is indexed: no text at all (a scanned PDF, an empty file), text that
+ * may be garbled, or text in a writing system the KB's model does not cover. Undefined: nothing to say.
+ */
+export function verdictForParsed(parsed: ParsedDocument, covered: 'all' | Set<string> | undefined, modelName: string): Verdict {
+  const facts: Pick<Verdict, 'encoding' | 'encoding_confidence' | 'script'> = {};
+  if (typeof parsed.metadata.encoding === 'string') facts.encoding = parsed.metadata.encoding;
+  if (typeof parsed.metadata.encoding_confidence === 'number') facts.encoding_confidence = parsed.metadata.encoding_confidence;
+  if (parsed.warnings.includes(WARNING_NO_TEXT_LAYER)) {
+    return { ...facts, status: 'no_text_layer', message: 'a scanned PDF without a text layer: nothing to index (run OCR on it first)' };
+  }
+  if (!parsed.text.trim() || parsed.warnings.includes(WARNING_EMPTY_TEXT)) return { ...facts, status: 'empty', message: 'the file has no text' };
+  const scripts = detectScripts(parsed.text);
+  if (scripts.main) facts.script = scripts.main;
+  const decode = decodeProblem(parsed);
+  if (decode) return { ...facts, status: 'decode_problem', message: decode };
+  if (covered && covered !== 'all' && scripts.letters >= 20) {
+    const uncovered = Object.entries(scripts.shares).filter(([name]) => !covered.has(name) && name !== 'other');
+    const share = uncovered.reduce((s, [, v]) => s + v, 0);
+    if (share >= UNCOVERED_SHARE) {
+      const names = uncovered.sort((a, b) => b[1] - a[1]).map(([n]) => n).join(', ');
+      return {
+        ...facts, status: 'language_not_covered',
+        message: `${Math.round(share * 100)}% of the text is ${names}, which the KB's model (${modelName}) was not trained on: full-text search finds it, vector search works poorly; use the multilingual model`,
+      };
+    }
+  }
+  return { ...facts, status: 'ok', message: 'indexed' };
+}

@@ -1,0 +1,93 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Kb } from '../../shared/contract/index.js';
+import { RagError, toErrorEnvelope, type ErrorEnvelope } from '../../shared/errors.js';
+import { verdictForError, verdictForParsed, type Verdict } from '../health/classify.js';
+import type { FileRecord } from '../health/ledger.js';
+import type { CoreContext } from '../services/context.js';
+import { parseFileBytes } from '../services/document-service.js';
+import { prepareDocument, resolveChunking, type PreparedDoc } from '../services/ingest.js';
+import { sha256 } from '../util/hash.js';
+import type { ItemLine, JobItem, JobOptions } from './journal.js';
+
+type Settled = Omit<ItemLine, 't' | 'i'>;
+
+/** A file parsed and chunked, waiting for its batch to be embedded and written. */
+export interface Pending {
+  doc: PreparedDoc;
+  verdict: Verdict;
+  base: Omit<FileRecord, 'status' | 'message' | 'indexed'>;
+  existed: boolean;
+}
+
+/** What looking at a file came to: settled without writing, waiting to be written, or gone. */
+export type Examined = { settled: Settled; stale?: boolean } | { pending: Pending } | { vanished: true };
+
+export interface ExamineEnv {
+  ctx: CoreContext;
+  kb: Kb;
+  options: JobOptions;
+  sourceId: string | null;
+  /** doc_id → content hash of the KB's documents, kept current by the runner. */
+  docs: Map<string, string>;
+  covered: 'all' | Set<string> | undefined;
+}
+
+/** Whether the ledger's record still describes the KB, so that unchanged bytes need no work at all. */
+function stillValid(prev: FileRecord, docs: Map<string, string>): boolean {
+  if (prev.indexed) return prev.doc_id !== null && docs.has(prev.doc_id);
+  if (prev.status === 'duplicate') return Boolean(prev.duplicate_of && docs.has(prev.duplicate_of));
+  return prev.status !== 'error';
+}
+
+export function failed(base: Pending['base'], error: ErrorEnvelope, existed: boolean): Settled {
+  const v = verdictForError(error);
+  return {
+    outcome: 'failed', chunks: 0, error,
+    record: { ...base, ...v, indexed: existed, message: existed ? `${v.message} (the previous version stays indexed)` : v.message },
+  };
+}
+
+/**
+ * Read, hash, parse and chunk one file. Bytes identical to what the ledger recorded are not parsed again;
+ * files without text are settled (and, for a synced folder, their stale document is marked for removal).
+ */
+export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord | undefined): Promise<Examined> {
+  const { ctx, kb, options } = env;
+  const stat = await fs.stat(item.file).catch(() => undefined);
+  if (!stat?.isFile()) return { vanished: true };
+  const existed = env.docs.has(item.doc_id);
+  const base: Pending['base'] = {
+    file: item.key, source_id: env.sourceId, doc_id: item.doc_id, bytes: stat.size, mtime_ms: stat.mtimeMs,
+    file_hash: null, checked_at: new Date().toISOString(),
+  };
+  if (stat.size > ctx.options.maxFileBytes) {
+    const err: ErrorEnvelope = { code: 'too_large', message: `${item.file} is ${stat.size} bytes; the limit is ${ctx.options.maxFileBytes}` };
+    return { settled: failed(base, err, existed) };
+  }
+  let data: Buffer;
+  try {
+    data = await fs.readFile(item.file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { vanished: true };
+    return { settled: failed(base, toErrorEnvelope(new RagError('invalid_parameter', `cannot read ${item.file}: ${String(err)}`)), existed) };
+  }
+  base.file_hash = sha256(data);
+  if (!options.force && prev && prev.file_hash === base.file_hash && prev.doc_id === item.doc_id && stillValid(prev, env.docs)) {
+    return { settled: { outcome: 'unchanged', chunks: 0, record: { ...prev, ...base } } };
+  }
+  try {
+    const parsed = await parseFileBytes(ctx, data, item.file);
+    const verdict = verdictForParsed(parsed, env.covered, kb.embedding_model);
+    if (verdict.status === 'no_text_layer' || verdict.status === 'empty') {
+      return { settled: { outcome: 'skipped', chunks: 0, record: { ...base, ...verdict, parser: parsed.parser, indexed: false } }, stale: existed };
+    }
+    const doc = await prepareDocument(ctx, kb, {
+      parsed, chunking: resolveChunking(kb, options.chunking), overwrite: options.overwrite,
+      doc_id: item.doc_id, source: item.source, fallbackTitle: path.basename(item.file),
+    });
+    return { pending: { doc, verdict, base, existed } };
+  } catch (err) {
+    return { settled: failed(base, toErrorEnvelope(err), existed) };
+  }
+}

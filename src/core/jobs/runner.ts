@@ -1,0 +1,171 @@
+import type { AddResult } from '../../shared/contract/index.js';
+import { RagError } from '../../shared/errors.js';
+import { coveredScripts } from '../health/classify.js';
+import type { FileLedger } from '../health/ledger.js';
+import type { CoreContext } from '../services/context.js';
+import { commitDocuments, passageText } from '../services/ingest.js';
+import { deleteDocs } from './delete-docs.js';
+import { examine, failed, type ExamineEnv, type Pending } from './examine.js';
+import type { ItemLine, JobHandle, JobItem } from './journal.js';
+import { offerVectors } from './vector-reuse.js';
+
+export interface RunEnv {
+  ledger: FileLedger;
+  /** Folder sync: the KB mirrors the folder, so a file that vanished or lost its text loses its document. */
+  mirror: boolean;
+  /** Documents per write (one LanceDB commit each); smaller batches settle sooner, larger ones write faster. */
+  groupSize?: number;
+  onProgress?: (job: JobHandle) => void;
+  /** doc_id → content hash of the documents the job may touch, when the caller already has it (see knownDocs). */
+  docs?: Map<string, string>;
+  /** Called with each batch of settled files, right after it is journaled. */
+  onSettle?: (lines: readonly ItemLine[], items: readonly JobItem[]) => void;
+}
+
+const GROUP_SIZE = 64;
+const GROUP_CHUNKS = 2048;
+/** Settled-without-writing lines are journaled at least this often. */
+const BUFFER_LINES = 256;
+/** At most this many vectors of deleted documents are kept for reuse by a job. */
+const REUSE_CHUNKS = 50_000;
+
+/**
+ * doc_id → content hash for the given documents (those that exist): one query each 500 ids, or one scan of the
+ * KB's documents when there are many.
+ */
+export async function knownDocs(ctx: CoreContext, kbId: string, ids: Iterable<string>): Promise<Map<string, string>> {
+  const list = [...new Set(ids)];
+  if (list.length > 2000) return ctx.store.docs.docHashes(kbId);
+  const found = await ctx.store.docs.summaries(kbId, list);
+  return new Map([...found].map(([id, d]) => [id, d.content_hash]));
+}
+
+function applyLine(ledger: FileLedger, item: JobItem | undefined, line: ItemLine): void {
+  if (line.record) ledger.set(line.record);
+  else if (item) ledger.delete(item.key);
+}
+
+/** The ledger entry for one written (or skipped) document. */
+function settleResult(p: Pending, r: AddResult | RagError | undefined, mirror: boolean): { line: Omit<ItemLine, 't' | 'i'>; stale: boolean } {
+  if (!r || r instanceof RagError) {
+    const env = r ? r.toEnvelope() : { code: 'internal' as const, message: 'no result' };
+    return { line: failed({ ...p.base }, env, p.existed), stale: false };
+  }
+  const common = { ...p.base, parser: r.parser, encoding: p.verdict.encoding, encoding_confidence: p.verdict.encoding_confidence, script: p.verdict.script };
+  const facts = Object.fromEntries(Object.entries(common).filter(([, v]) => v !== undefined)) as typeof common;
+  if (r.status === 'skipped' && r.duplicate_of) {
+    const message = `duplicate: the same content is already stored as "${r.duplicate_of}"`;
+    return { line: { outcome: 'skipped', chunks: 0, record: { ...facts, status: 'duplicate', duplicate_of: r.duplicate_of, message, indexed: false } }, stale: mirror && p.existed };
+  }
+  const noVectors = r.embedded || r.status === 'skipped' ? '' : '; stored without vectors (the embedding model is not available): full-text search only';
+  if (r.status === 'skipped') {
+    const fine = p.verdict.status === 'ok';
+    const record = { ...facts, status: fine ? ('unchanged' as const) : p.verdict.status, message: fine ? 'unchanged: the same content is already indexed' : p.verdict.message, indexed: true, chunks: r.chunk_count };
+    return { line: { outcome: 'unchanged', chunks: 0, record }, stale: false };
+  }
+  const record = { ...facts, status: p.verdict.status, message: `${p.verdict.message}${noVectors}`, indexed: true, chunks: r.chunk_count };
+  return { line: { outcome: r.status, chunks: r.chunk_count, record }, stale: false };
+}
+
+/**
+ * Run (or resume) a job: settle every pending file in order, writing documents in batches. Each batch is
+ * journaled right after it is written, so a crash loses at most the batch in flight, which the next run redoes
+ * (content hashes make anything that did get written a no-op). Stops early when `job.stop` is set.
+ */
+export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Promise<void> {
+  const kbId = job.header.kb_id;
+  const items = job.header.items;
+  const withdraw: Array<() => void> = [];
+  let offered = 0;
+  /** Before deleting documents while files remain to index, keep their vectors: a moved file reuses them. */
+  const offer = async (docIds: string[]) => {
+    if (offered >= REUSE_CHUNKS || !items.some((it, i) => it.action === 'index' && !job.done.has(i))) return;
+    const table = await ctx.store.chunks(kbId);
+    for (let i = 0; table && i < docIds.length && offered < REUSE_CHUNKS; i += 500) {
+      const rows = await table.vectorsOf(docIds.slice(i, i + 500));
+      offered += rows.length;
+      withdraw.push(offerVectors(ctx, kbId, rows.map((r) => [passageText(r.title, r.text), r.vector] as [string, Float32Array])));
+    }
+  };
+  try {
+    const kb = ctx.store.registry.get(kbId);
+    const x: ExamineEnv = {
+      ctx, kb, options: job.header.options, sourceId: job.header.source_id,
+      docs: env.docs ?? (await knownDocs(ctx, kbId, items.flatMap((it) => {
+        const prev = env.ledger.get(it.key);
+        return prev?.duplicate_of ? [it.doc_id, prev.duplicate_of] : [it.doc_id];
+      }))),
+      covered: coveredScripts(kb, ctx.models.presets()),
+    };
+    for (const line of job.done.values()) applyLine(env.ledger, items[line.i], line);
+    const groupSize = env.groupSize ?? GROUP_SIZE;
+    let group: Array<{ i: number; p: Pending }> = [];
+    let groupChunks = 0;
+    let lines: ItemLine[] = [];
+    let deletes: number[] = [];
+    let stale: string[] = [];
+
+    const flush = async () => {
+      const batch = group;
+      group = [];
+      groupChunks = 0;
+      if (batch.length) {
+        const results = await commitDocuments(ctx, kbId, batch.map((g) => g.p.doc));
+        batch.forEach(({ i, p }, k) => {
+          const { line, stale: isStale } = settleResult(p, results[k], env.mirror);
+          if (line.record?.indexed) x.docs.set(p.doc.doc_id, p.doc.hash);
+          if (isStale) stale.push(p.doc.doc_id);
+          lines.push({ t: 'item', i, ...line });
+        });
+      }
+      const gone = [...stale, ...deletes.map((i) => items[i]!.doc_id)].filter((id) => x.docs.has(id));
+      if (gone.length) await offer(gone);
+      await deleteDocs(ctx, kbId, gone);
+      for (const id of gone) x.docs.delete(id);
+      for (const i of deletes) lines.push({ t: 'item', i, outcome: 'deleted', chunks: 0, record: null });
+      deletes = [];
+      stale = [];
+      job.settle(lines);
+      for (const line of lines) applyLine(env.ledger, items[line.i], line);
+      env.onSettle?.(lines, items);
+      lines = [];
+      env.onProgress?.(job);
+    };
+
+    for (const { i, item } of job.pending()) {
+      if (job.stop) break;
+      job.current = item.key;
+      if (item.action === 'delete') {
+        deletes.push(i);
+      } else {
+        // Deletions go first, so that a renamed file is not taken for a duplicate of its old self.
+        if (deletes.length) await flush();
+        const seen = await examine(x, item, env.ledger.get(item.key));
+        if ('vanished' in seen) {
+          if (env.mirror) deletes.push(i);
+          else lines.push({ t: 'item', i, ...failed({ file: item.key, source_id: x.sourceId, doc_id: item.doc_id, bytes: 0, mtime_ms: 0, file_hash: null, checked_at: new Date().toISOString() }, { code: 'invalid_parameter', message: `no such file: ${item.file}` }, x.docs.has(item.doc_id)) });
+        } else if ('settled' in seen) {
+          lines.push({ t: 'item', i, ...seen.settled });
+          if (seen.stale && env.mirror) stale.push(item.doc_id);
+        } else {
+          group.push({ i, p: seen.pending });
+          groupChunks += seen.pending.doc.chunks.length;
+        }
+      }
+      if (group.length >= groupSize || groupChunks >= GROUP_CHUNKS || lines.length + deletes.length >= BUFFER_LINES) await flush();
+    }
+    await flush();
+    env.ledger.save();
+    if (job.stop === 'cancel') job.end('cancelled');
+    else if (job.stop) job.state = job.stop === 'pause' ? 'paused' : 'interrupted';
+    else job.end('done');
+  } catch (err) {
+    env.ledger.save();
+    job.end('failed', err instanceof Error ? err.message : String(err));
+    throw err;
+  } finally {
+    for (const w of withdraw) w();
+    job.current = null;
+    env.onProgress?.(job);
+  }
+}
