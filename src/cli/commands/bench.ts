@@ -5,10 +5,11 @@ import type { Command } from 'commander';
 import { benchAnnRecall } from '../bench/ann-bench.js';
 import { benchIngest } from '../bench/ingest-bench.js';
 import { benchSearch } from '../bench/search-bench.js';
+import { benchSources } from '../bench/sources-bench.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { globals } from './common.js';
 
-const PARTS = ['ingest', 'search', 'ann', 'mcp', 'ui'] as const;
+const PARTS = ['ingest', 'search', 'ann', 'sources', 'mcp', 'ui'] as const;
 type Part = (typeof PARTS)[number];
 
 /** Project root: the folder holding package.json above this module (src/cli/commands or out/main/chunks). */
@@ -46,6 +47,10 @@ export function registerBench(program: Command): void {
           log('ANN recall on real embeddings…');
           report.ann = await benchAnnRecall(root, work);
         }
+        if (parts.includes('sources')) {
+          log('folder sources: no-op sync, one changed file…');
+          report.sources = await benchSources(work);
+        }
         if (parts.includes('mcp')) {
           log('MCP: stdio start, per-call overhead, HTTP throughput…');
           const { benchMcp } = await import('../bench/mcp-bench.js');
@@ -73,7 +78,7 @@ export function registerBench(program: Command): void {
         printTable(search.latency, ['chunks', 'vector_index', 'mode', 'p50_ms', 'p95_ms']);
         printLine();
       }
-      for (const [part, title] of [['ann', 'ANN vs exact on real embeddings'], ['mcp', 'MCP'], ['ui', 'Web console']] as const) {
+      for (const [part, title] of [['ann', 'ANN vs exact on real embeddings'], ['sources', 'Folder sources'], ['mcp', 'MCP'], ['ui', 'Web console']] as const) {
         if (!report[part]) continue;
         printLine(title);
         for (const [k, v] of Object.entries(report[part] as Record<string, unknown>)) printLine(`  ${k.padEnd(28)} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);

@@ -23,7 +23,7 @@ export interface FilesJobOptions {
   groupSize?: number;
 }
 
-/** A settled item as the outcome `ragdesk add` reports (the shape `ingestFiles` returns). */
+/** A settled item as the outcome `ragdesk add` reports. */
 export function outcomeOf(item: JobItem, line: ItemLine): FileOutcome {
   const base = { file: item.file, doc_id: item.doc_id };
   const r = line.record;
