@@ -6,7 +6,7 @@ import type { Embedder, ModelManager } from '../../core/embed/types.js';
 import { RagError } from '../../shared/errors.js';
 import { prepareFile } from '../../core/services/document-service.js';
 import { commitDocuments } from '../../core/services/ingest.js';
-import { maintainIndexes } from '../../core/services/indexing.js';
+import { flushIndexing, maintainIndexes } from '../../core/services/indexing.js';
 import { round, rssMb } from './stats.js';
 
 /**
@@ -97,6 +97,8 @@ export async function benchIngest(root: string, workDir: string): Promise<{ form
       });
     }
   } finally {
+    // The bench's context wraps the core's, so its scheduled index upkeep is flushed here, before closing.
+    await flushIndexing(ctx);
     await core.close();
   }
   return { formats, rss_mb: rssMb() };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Core } from '../../core/core.js';
 import type { Embedder, ModelManager } from '../../core/embed/types.js';
 import { search } from '../../core/search/search-service.js';
-import { maintainIndexes } from '../../core/services/indexing.js';
+import { flushIndexing, maintainIndexes } from '../../core/services/indexing.js';
 import type { ChunkRow } from '../../core/store/chunk-table.js';
 import { analyzeForIndex } from '../../core/text/analyzer.js';
 import type { SearchMode } from '../../shared/contract/index.js';
@@ -98,6 +98,8 @@ export async function benchSearch(root: string, workDir: string, sizes = [10_000
       }
     }
   } finally {
+    // The bench's context wraps the core's, so its scheduled index upkeep is flushed here, before closing.
+    await flushIndexing(ctx);
     await core.close();
   }
   return { latency, rss_mb: rssMb() };
