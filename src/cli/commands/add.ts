@@ -37,9 +37,18 @@ export function registerAdd(program: Command): void {
         for (const x of outcomes) {
           if (!x.ok) printLine(`  FAILED  ${x.file}: [${x.error?.code}] ${x.error?.message}`);
           else if (x.status === 'skipped') printLine(`  skipped ${x.file}: ${x.reason}`);
-          else printLine(`  ${(x.status ?? "").padEnd(7)} ${x.file} (${x.chunks} chunks)${x.warnings?.length ? ` — ${x.warnings.join('; ')}` : ''}`);
+          else printLine(`  ${(x.status ?? '').padEnd(7)} ${x.file} (${x.chunks} chunks)${x.warnings?.length ? ` — ${x.warnings.join('; ')}` : ''}`);
         }
         printLine(`${summary.files} files: ${summary.added} added, ${summary.updated} updated, ${summary.skipped} skipped, ${summary.failed} failed`);
+        // Said once for the whole run: without the model, documents were stored for full-text search only.
+        const kb = await core.client.getKb({ kb_id: o.kb });
+        const model = core.ctx.models.status().find((m) => m.kind === 'embedding' && m.model === kb.embedding_model);
+        if (summary.added + summary.updated > 0 && model?.state !== 'loaded') {
+          printLine(
+            `note: stored without vectors: model ${kb.embedding_model} is ${model?.state ?? 'not loaded'}${model?.error ? ` (${model.error})` : ''}. ` +
+              'Full-text search works now; vectors are added once the model is available (ragdesk serve and the app fill them in at start).',
+          );
+        }
       }
       if (outcomes.length === 0) return EXIT.ok;
       return failed.length === 0 ? EXIT.ok : failed.length === outcomes.length ? EXIT.error : EXIT.partial;

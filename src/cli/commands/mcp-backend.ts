@@ -94,7 +94,8 @@ export class StdioBackends {
     // The engine (LanceDB, the model worker) loads only now, after initialize and tools/list were answered.
     const { Core } = await import('../../core/core.js');
     const { startHttpServer } = await import('../../http/server.js');
-    const core = await Core.open({ dataDir: this.o.dataDir, allowDownload: this.o.allowDownload });
+    // The owner of the data dir keeps folder sources in sync, whichever process it is.
+    const core = await Core.open({ dataDir: this.o.dataDir, allowDownload: this.o.allowDownload, watchSources: true });
     this.core = core;
     const token = core.lock!.info.token;
     this.o.addSecret?.(token);

@@ -13,6 +13,9 @@ import type { CoreContext } from './context.js';
 import { typeMetadata } from './metadata.js';
 import { ensureChunkTable, scheduleIndexing } from './indexing.js';
 
+/** The warning on documents written while the KB's model could not be had (vectors are filled in later). */
+export const NO_VECTORS_WARNING = 'stored without vectors: the embedding model is not available; full-text search works';
+
 /** A document parsed and chunked, ready to embed and write. */
 export interface PreparedDoc {
   doc_id: string;
@@ -225,7 +228,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
         kb_id: kbId, doc_id: w.doc.doc_id, status: w.decision.existing ? 'updated' : 'added',
         chunk_count: w.doc.chunks.length, parser: w.doc.parsed.parser, embedded: Boolean(embedder),
         ...(w.doc.warnings.length || !embedder
-          ? { warnings: [...w.doc.warnings, ...(embedder ? [] : ['stored without vectors: the embedding model is not available; full-text search works'])] }
+          ? { warnings: [...w.doc.warnings, ...(embedder ? [] : [NO_VECTORS_WARNING])] }
           : {}),
       };
       ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'done', chunks: w.doc.chunks.length });
