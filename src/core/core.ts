@@ -15,6 +15,7 @@ import { listParsers } from './parse/registry.js';
 import { search, type SearchOptions } from './search/search-service.js';
 import { DEFAULT_OPTIONS, type CoreContext, type CoreOptions, type IngestEvent } from './services/context.js';
 import * as docs from './services/document-service.js';
+import { documentFile } from './services/document-file.js';
 import { backfillVectors, flushIndexing } from './services/indexing.js';
 import * as kbs from './services/kb-service.js';
 import { cancelModelChange, changeKbModel, modelChangeStatus, resumeModelChanges, stopModelChanges } from './services/model-change.js';
@@ -96,6 +97,11 @@ export class Core {
 
   search(input: Parameters<RagClient['search']>[0], options?: SearchOptions) {
     return search(this.ctx, input, options);
+  }
+
+  /** The file on this machine a document came from (the desktop app opens it with the OS). */
+  documentFile(kbId: string, docId: string): Promise<string> {
+    return documentFile(this.ctx, this.sources.list(kbId), kbId, docId);
   }
 
   /**

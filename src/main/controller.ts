@@ -1,5 +1,6 @@
-import { app, clipboard, dialog, type BrowserWindow } from 'electron';
+import { app, clipboard, dialog, shell, type BrowserWindow } from 'electron';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { activityLogFor } from '../core/activity/activity-log.js';
 import { dataPaths, defaultDataDir, resolveDataDir } from '../core/config/data-dir.js';
 import { Core } from '../core/core.js';
@@ -167,6 +168,16 @@ export class AppController {
       setIndexingPaused: async ({ paused }) => {
         this.gate.setPaused(paused);
         return this.info();
+      },
+      openDocumentFile: async ({ kb_id, doc_id, page }) => {
+        const file = await this.core.documentFile(kb_id, doc_id);
+        // PDF viewers (browsers, most desktop readers) honour #page=N on a file URL; other files open as they are.
+        if (page && file.toLowerCase().endsWith('.pdf')) {
+          await shell.openExternal(`${pathToFileURL(file).href}#page=${page}`);
+          return { path: file, opened: true };
+        }
+        const error = await shell.openPath(file);
+        return { path: file, opened: error === '' };
       },
     };
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChunkingConfigSchema, DEFAULT_CHUNKING } from './contract/common.js';
+import { ChunkingConfigSchema, DEFAULT_CHUNKING, DocIdSchema, KbIdSchema } from './contract/common.js';
 import type { ErrorEnvelope } from './errors.js';
 
 /**
@@ -84,6 +84,11 @@ export const desktopContract = {
   getSettings: { input: Empty, output: AppSettingsSchema },
   updateSettings: { input: AppSettingsPatchSchema, output: AppSettingsSchema },
   setIndexingPaused: { input: z.object({ paused: z.boolean() }).strict(), output: AppInfoSchema },
+  /** Open the file a document came from with the OS (PDFs at the hit's page where the viewer supports it). */
+  openDocumentFile: {
+    input: z.object({ kb_id: KbIdSchema, doc_id: DocIdSchema, page: z.number().int().positive().optional() }).strict(),
+    output: z.object({ path: z.string(), opened: z.boolean() }),
+  },
 } as const;
 export type DesktopContract = typeof desktopContract;
 export type DesktopMethodName = keyof DesktopContract;

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Card, Group, NumberInput, SegmentedControl, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useMemo, useState, type FormEvent } from 'react';
 import type { Hit, SearchMode, SearchResult } from '../../shared/contract/index.js';
-import { useClient } from '../api/context.js';
+import { useApi, useClient } from '../api/context.js';
 import { formatLocation, HighlightedText } from '../components/ChunkCard.js';
 import { EmptyHint, ErrorAlert } from '../components/common.js';
 import { FilterBuilder } from '../components/FilterBuilder.js';
@@ -15,6 +15,15 @@ const ALL = '__all__';
 function HitCard({ hit, query, kbName }: { hit: Hit; query: string; kbName: string }) {
   const where = formatLocation(hit.location);
   const open = () => navigate({ name: 'kb', kbId: hit.kb_id, docId: hit.doc_id, chunk: hit.chunk_index });
+  const { desktop } = useApi();
+  const [fileError, setFileError] = useState<unknown>(null);
+  // In the desktop app a hit from a file on this machine opens in its own application (PDFs at the page).
+  const openFile = desktop
+    ? () => {
+        setFileError(null);
+        desktop.openDocumentFile({ kb_id: hit.kb_id, doc_id: hit.doc_id, ...(hit.location.page ? { page: hit.location.page } : {}) }).catch(setFileError);
+      }
+    : undefined;
   return (
     <Card withBorder padding="sm" component="article" data-testid="hit" aria-label={`${hit.title}, chunk ${hit.chunk_index}`}>
       <Group justify="space-between" wrap="nowrap" mb={4}>
@@ -27,10 +36,18 @@ function HitCard({ hit, query, kbName }: { hit: Hit; query: string; kbName: stri
           {hit.score.toFixed(3)}
         </Badge>
       </Group>
-      <Text size="xs" c="dimmed" mb={6} data-testid="citation">
-        {kbName} · {hit.doc_id} · chunk #{hit.chunk_index}
-        {where ? ` · ${where}` : ''}
-      </Text>
+      <Group justify="space-between" wrap="nowrap" mb={6}>
+        <Text size="xs" c="dimmed" data-testid="citation">
+          {kbName} · {hit.doc_id} · chunk #{hit.chunk_index}
+          {where ? ` · ${where}` : ''}
+        </Text>
+        {openFile && (
+          <Button size="compact-xs" variant="subtle" onClick={openFile} aria-label={`Open the file of ${hit.title || hit.doc_id}`}>
+            Open file
+          </Button>
+        )}
+      </Group>
+      <ErrorAlert error={fileError} title="Could not open the file" />
       <Text className="doc-text" component="div" lineClamp={8}>
         <HighlightedText text={hit.text} query={query} />
       </Text>
