@@ -28,3 +28,13 @@ export function fixtureModels(): Promise<{ model: string; reranker: string }> {
 export async function openTestCore(options: Partial<OpenCoreOptions> = {}): Promise<Core> {
   return Core.open({ dataDir: tempDir(), allowDownload: false, ...options });
 }
+
+/** The error code a promise rejects with ('no error' when it resolves): for asserting stable codes. */
+export async function errorCode(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    return (err as { code?: string }).code ?? 'none';
+  }
+  return 'no error';
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../core.js';
-import { fixtureModels, openTestCore } from '../test-support.js';
+import { errorCode, fixtureModels, openTestCore } from '../test-support.js';
 
 let core: Core;
 
@@ -13,14 +13,6 @@ const DOCS = [
   { doc_id: 'en-heart', title: 'Heart health', content: 'Cardiovascular disease is a leading cause of death; heart patients need treatment.', metadata: { lang: 'en', year: 2020, tags: ['health'] } },
 ];
 
-async function errorCode(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    return (err as { code?: string }).code ?? 'none';
-  }
-  return 'no error';
-}
 
 beforeAll(async () => {
   const { model, reranker } = await fixtureModels();

@@ -2,16 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../core.js';
-import { fixtureModels, openTestCore, tempDir } from '../test-support.js';
+import { errorCode, fixtureModels, openTestCore, tempDir } from '../test-support.js';
 
 let core: Core;
 
-async function code(p: Promise<unknown>): Promise<string> {
-  return p.then(
-    () => 'no error',
-    (e: { code?: string }) => e.code ?? 'none',
-  );
-}
 
 beforeAll(async () => {
   const { model } = await fixtureModels();
@@ -28,7 +22,7 @@ describe('documentFile', () => {
     await core.client.addFile({ kb_id: 'k', path: file });
     expect(await core.documentFile('k', 'notes.md')).toBe(file);
     fs.renameSync(file, path.join(dir, 'moved.md'));
-    expect(await code(core.documentFile('k', 'notes.md'))).toBe('invalid_parameter');
+    expect(await errorCode(core.documentFile('k', 'notes.md'))).toBe('invalid_parameter');
   });
 
   it('joins a folder source document with its folder', async () => {
@@ -44,7 +38,7 @@ describe('documentFile', () => {
 
   it('refuses documents that never were files', async () => {
     await core.client.addDocument({ kb_id: 'k', doc_id: 'typed', content: 'Typed by an agent.' });
-    expect(await code(core.documentFile('k', 'typed'))).toBe('invalid_parameter');
-    expect(await code(core.documentFile('k', 'missing'))).toBe('document_not_found');
+    expect(await errorCode(core.documentFile('k', 'typed'))).toBe('invalid_parameter');
+    expect(await errorCode(core.documentFile('k', 'missing'))).toBe('document_not_found');
   });
 });

@@ -2,19 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../core.js';
-import { FIXTURES, fixtureModels, openTestCore } from '../test-support.js';
+import { errorCode, FIXTURES, fixtureModels, openTestCore } from '../test-support.js';
 
 let core: Core;
 let model: string;
 
-async function errorCode(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    return (err as { code?: string }).code ?? 'none';
-  }
-  return 'no error';
-}
 
 beforeAll(async () => {
   ({ model } = await fixtureModels());
