@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const TEST_CONFIG_HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-config-'));
 
 export interface RunResult {
   code: number;
@@ -14,7 +17,8 @@ export function ragdesk(args: string[], env: Record<string, string> = {}): Promi
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/index.ts'), ...args], {
       cwd: ROOT,
-      env: { ...process.env, RAGDESK_OFFLINE: '1', ...env },
+      // A private config home: the desktop app's settings on this machine (if any) must not change test defaults.
+      env: { ...process.env, RAGDESK_OFFLINE: '1', XDG_CONFIG_HOME: TEST_CONFIG_HOME, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -194,3 +194,23 @@ describe('the built binary', () => {
     expect(JSON.parse(res.stdout).hits.length).toBeGreaterThan(0);
   });
 });
+
+describe("the desktop app's settings file", () => {
+  it('gives the CLI its data dir and the defaults for new KBs (flags and RAGDESK_DATA_DIR still win)', async () => {
+    const configHome = tempDir('ragdesk-xdg-');
+    const appDataDir = tempDir('ragdesk-app-data-');
+    fs.mkdirSync(path.join(configHome, 'ragdesk'));
+    fs.writeFileSync(
+      path.join(configHome, 'ragdesk', 'settings.json'),
+      JSON.stringify({ dataDir: appDataDir, embeddingModel: model, chunking: { strategy: 'sentence', chunk_size: 128, chunk_overlap: 16 } }),
+    );
+    const env = { XDG_CONFIG_HOME: configHome, RAGDESK_DATA_DIR: '' };
+    const created = json<{ embedding_model: string; chunking: { strategy: string; chunk_size: number } }>(await ragdesk(['kb', 'create', 'fromsettings', '--json'], env));
+    expect(created.embedding_model).toBe(model);
+    expect(created.chunking).toMatchObject({ strategy: 'sentence', chunk_size: 128 });
+    expect(fs.existsSync(path.join(appDataDir, 'kbs.json'))).toBe(true);
+    const other = tempDir('ragdesk-flag-');
+    expect((await ragdesk(['--data-dir', other, 'kb', 'create', 'byflag'], env)).code).toBe(0);
+    expect(fs.readFileSync(path.join(other, 'kbs.json'), 'utf8')).toContain('byflag');
+  });
+});

@@ -1,4 +1,4 @@
-import { resolveDataDir } from '../core/config/data-dir.js';
+import { cliCoreDefaults, cliDataDir } from './settings.js';
 import { Core } from '../core/core.js';
 import type { ModelProgressEvent } from '../core/embed/types.js';
 import type { GlobalOptions } from './output.js';
@@ -7,7 +7,8 @@ import { createProgress } from './progress.js';
 /** Open the engine for one command and close it afterwards (flushing index upkeep, releasing the lock). */
 export async function withCore<T>(opts: GlobalOptions, fn: (core: Core) => Promise<T>): Promise<T> {
   const core = await Core.open({
-    dataDir: resolveDataDir(opts.dataDir),
+    dataDir: cliDataDir(opts.dataDir),
+    ...cliCoreDefaults(),
     allowDownload: opts.download !== false && process.env.RAGDESK_OFFLINE !== '1',
     waitForModels: true,
   });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { cliDataDir } from '../settings.js';
 import { keyStoreFor } from '../../core/auth/key-store.js';
-import { dataPaths, resolveDataDir } from '../../core/config/data-dir.js';
+import { dataPaths } from '../../core/config/data-dir.js';
 import type { KbRights } from '../../shared/contract/index.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { globals } from './common.js';
@@ -28,7 +29,7 @@ export function registerKeys(program: Command): void {
     .option('--write <kb...>', "KBs it may add to and delete from ('*' for all); write implies read")
     .action((name: string, o: { read?: string[]; write?: string[] }, cmd: Command) => {
       const g = globals(cmd);
-      const store = keyStoreFor(dataPaths(resolveDataDir(g.dataDir)).keys);
+      const store = keyStoreFor(dataPaths(cliDataDir(g.dataDir)).keys);
       const read = rights(o.read);
       const write = rights(o.write);
       const created = store.create({ name, ...(read !== undefined ? { read } : {}), ...(write !== undefined ? { write } : {}) });
@@ -46,7 +47,7 @@ export function registerKeys(program: Command): void {
     .description('list keys (never the keys themselves)')
     .action((_o: unknown, cmd: Command) => {
       const g = globals(cmd);
-      const list = keyStoreFor(dataPaths(resolveDataDir(g.dataDir)).keys).list();
+      const list = keyStoreFor(dataPaths(cliDataDir(g.dataDir)).keys).list();
       if (g.json) return printJson(list);
       if (list.length === 0) return printLine('no keys yet: ragdesk keys create <name> [--read kb...] [--write kb...]');
       printTable(list.map((k) => ({ ...k, read: show(k.read), write: show(k.write), last_used_at: k.last_used_at ?? 'never' })), ['id', 'name', 'prefix', 'read', 'write', 'created_at', 'last_used_at']);
@@ -57,7 +58,7 @@ export function registerKeys(program: Command): void {
     .description('revoke a key by id or name; it stops working at once')
     .action((key: string, _o: unknown, cmd: Command) => {
       const g = globals(cmd);
-      const res = keyStoreFor(dataPaths(resolveDataDir(g.dataDir)).keys).revoke(key);
+      const res = keyStoreFor(dataPaths(cliDataDir(g.dataDir)).keys).revoke(key);
       if (g.json) printJson(res);
       else printLine(`revoked key "${res.name}" (${res.id})`);
     });

@@ -95,7 +95,8 @@ export class StdioBackends {
     const { Core } = await import('../../core/core.js');
     const { startHttpServer } = await import('../../http/server.js');
     // The owner of the data dir keeps folder sources in sync, whichever process it is.
-    const core = await Core.open({ dataDir: this.o.dataDir, allowDownload: this.o.allowDownload, watchSources: true });
+    const { cliCoreDefaults } = await import('../settings.js');
+    const core = await Core.open({ dataDir: this.o.dataDir, allowDownload: this.o.allowDownload, watchSources: true, ...cliCoreDefaults() });
     this.core = core;
     const token = core.lock!.info.token;
     this.o.addSecret?.(token);

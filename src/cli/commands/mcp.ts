@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
+import { cliDataDir } from '../settings.js';
 import { activityLogFor } from '../../core/activity/activity-log.js';
 import { keyStoreFor } from '../../core/auth/key-store.js';
-import { dataPaths, resolveDataDir } from '../../core/config/data-dir.js';
+import { dataPaths } from '../../core/config/data-dir.js';
 import { createLogger } from '../../core/logging/logger.js';
 import { Metrics } from '../../mcp/metrics.js';
 import { callRecorder } from '../../mcp/recorder.js';
@@ -31,7 +32,7 @@ export function registerMcp(program: Command): void {
     .action(async (o: { bridge?: boolean }, cmd: Command) => {
       keepStdoutForProtocol();
       const g = globals(cmd);
-      const dataDir = resolveDataDir(g.dataDir);
+      const dataDir = cliDataDir(g.dataDir);
       const paths = dataPaths(dataDir);
       const apiKey = process.env.RAGDESK_API_KEY?.trim() || undefined;
       const log = createLogger({ dir: paths.logs, file: 'mcp.log', stderrLevel: 'warn', secrets: apiKey ? [apiKey] : [] });

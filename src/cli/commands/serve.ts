@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, type Command } from 'commander';
+import { cliCoreDefaults, cliDataDir } from '../settings.js';
 import { activityLogFor } from '../../core/activity/activity-log.js';
-import { dataPaths, resolveDataDir } from '../../core/config/data-dir.js';
+import { dataPaths } from '../../core/config/data-dir.js';
 import { createLogger } from '../../core/logging/logger.js';
 import { openTakingOver } from '../../http/handover.js';
 import { hostForUrl, isLoopbackHost } from '../../http/security.js';
@@ -54,7 +55,7 @@ export function registerServe(program: Command): void {
     .option('--allowed-origin <origin>', 'extra browser origin to accept, e.g. http://my-box:7411 (repeatable)', collect)
     .action(async (o: ServeOptions, cmd: Command) => {
       const g = globals(cmd);
-      const dataDir = resolveDataDir(g.dataDir);
+      const dataDir = cliDataDir(g.dataDir);
       const paths = dataPaths(dataDir);
       const log = createLogger({ dir: paths.logs, file: 'server.log', stderrLevel: 'warn' });
       if (!isLoopbackHost(o.host)) {
@@ -62,7 +63,7 @@ export function registerServe(program: Command): void {
       }
       const { Core } = await import('../../core/core.js');
       const core = await openTakingOver(
-        () => Core.open({ dataDir, allowDownload: g.download !== false && process.env.RAGDESK_OFFLINE !== '1', watchSources: true }),
+        () => Core.open({ dataDir, allowDownload: g.download !== false && process.env.RAGDESK_OFFLINE !== '1', watchSources: true, ...cliCoreDefaults() }),
         paths.lock,
         { onAsk: (owner) => process.stderr.write(`asking ragdesk mcp (pid ${owner.pid}) to hand over the data dir…\n`) },
       );

@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'node:events';
+import { DEFAULT_CHUNKING, type ChunkingConfig } from '../../shared/contract/index.js';
 import type { ModelManager } from '../embed/types.js';
 import type { Store } from '../store/store.js';
 
@@ -6,6 +7,8 @@ export interface CoreOptions {
   dataDir: string;
   /** Embedding model for new KBs: a preset name or a folder. */
   defaultModel: string;
+  /** Chunking for new KBs that do not say. */
+  defaultChunking: ChunkingConfig;
   /** May models be downloaded from the hub on first use. */
   allowDownload: boolean;
   /** Largest file accepted, in bytes. */
@@ -22,6 +25,7 @@ export interface CoreOptions {
 
 export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
   defaultModel: 'multilingual',
+  defaultChunking: DEFAULT_CHUNKING,
   allowDownload: true,
   maxFileBytes: 100 * 1024 * 1024,
   maxTextChars: 20_000_000,

@@ -1,7 +1,6 @@
 import {
   ChunkingConfigSchema,
   CreateKbInputSchema,
-  DEFAULT_CHUNKING,
   UpdateKbInputSchema,
   type CreateKbInput,
   type Kb,
@@ -21,7 +20,7 @@ export async function createKb(ctx: CoreContext, raw: CreateKbInput): Promise<Kb
     if (ctx.store.registry.find(input.kb_id)) {
       throw new RagError('invalid_parameter', `knowledge base "${input.kb_id}" already exists`, { details: { kb_id: input.kb_id } });
     }
-    const chunking = ChunkingConfigSchema.safeParse({ ...DEFAULT_CHUNKING, ...stripUndefined(input.chunking ?? {}) });
+    const chunking = ChunkingConfigSchema.safeParse({ ...ctx.options.defaultChunking, ...stripUndefined(input.chunking ?? {}) });
     if (!chunking.success) throw new RagError('invalid_parameter', chunking.error.issues.map((i) => i.message).join('; '));
     // A remote embedder's string (ollama:…, openai:…) is checked before it is stored: bad syntax never reaches kbs.json.
     if (input.embedding_model && isRemoteModel(input.embedding_model)) parseRemoteSpec(input.embedding_model);
