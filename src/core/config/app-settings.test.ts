@@ -49,3 +49,16 @@ describe('app settings file (conf)', () => {
     expect(Object.keys(appSettingsJsonSchema()).sort()).toEqual(Object.keys(DEFAULT_APP_SETTINGS).sort());
   });
 });
+
+describe('readSettingsFile (the CLI reads without conf)', () => {
+  it('reads what conf wrote, says undefined when there is no file, and defaults only the broken keys', async () => {
+    const { readSettingsFile } = await import('./settings-file.js');
+    const cwd = tmp();
+    expect(readSettingsFile(cwd)).toBeUndefined();
+    const conf = openAppSettings({ cwd });
+    conf.set('embeddingModel', 'english');
+    expect(readSettingsFile(cwd)).toMatchObject({ embeddingModel: 'english' });
+    fs.writeFileSync(path.join(cwd, 'settings.json'), JSON.stringify({ embeddingModel: 'english', theme: 'purple' }));
+    expect(readSettingsFile(cwd)).toMatchObject({ embeddingModel: 'english', theme: 'system' });
+  });
+});

@@ -2,14 +2,15 @@ import Conf from 'conf';
 import { z } from 'zod';
 import { AppSettingsSchema, DEFAULT_APP_SETTINGS, type AppSettings } from '../../shared/desktop.js';
 import { defaultDataDir } from './data-dir.js';
+import { SETTINGS_NAME } from './settings-file.js';
 
 /**
  * The desktop app's settings file, `<OS app-data dir>/settings.json` (e.g. ~/.config/ragdesk/settings.json):
- * the Electron app writes it with electron-store, the CLI reads the same file through `conf` (electron-store's
- * base) with the same schema. It lives in the default app-data dir even when the data dir is moved, since the
- * data dir is one of its settings.
+ * the Electron app writes it with electron-store; this opens it with `conf` (electron-store's base) and the same
+ * schema, outside Electron. Read-only processes use settings-file.ts instead (conf hooks the process's signals).
+ * It lives in the default app-data dir even when the data dir is moved, since the data dir is one of its settings.
  */
-export const SETTINGS_NAME = 'settings';
+export { SETTINGS_NAME } from './settings-file.js';
 
 /** `conf`/electron-store `schema` option: one JSON Schema (draft 2020-12, what conf's ajv speaks) per top-level key. */
 export function appSettingsJsonSchema(): Record<string, Record<string, unknown>> {
