@@ -13,6 +13,7 @@ import { JobManager } from './jobs/job-manager.js';
 import type { ModelManager } from './embed/types.js';
 import { listParsers } from './parse/registry.js';
 import { search, type SearchOptions } from './search/search-service.js';
+import { highlightTerms } from './text/highlight-terms.js';
 import { DEFAULT_OPTIONS, type CoreContext, type CoreOptions, type IngestEvent } from './services/context.js';
 import * as docs from './services/document-service.js';
 import { documentFile } from './services/document-file.js';
@@ -164,6 +165,7 @@ export class Core {
       listChunks: (i: I<'listChunks'>) => docs.listChunks(ctx, i),
       preview: (i: I<'preview'>) => preview(ctx, i),
       search: (i: I<'search'>) => search(ctx, i, readable ? { allowed: readable } : {}),
+      highlightTerms: async (i: I<'highlightTerms'>) => highlightTerms(i.query),
       listParsers: async () => listParsers(),
       listModelPresets: async () => ctx.models.presets(),
       modelStatus: async () => ctx.models.status(),

@@ -1,6 +1,6 @@
 import { Badge, Group, Mark, Paper, Text } from '@mantine/core';
 import type { Chunk, Location } from '../../shared/contract/index.js';
-import { highlightSegments } from '../lib/highlight.js';
+import { highlightSegments, type StemTerms } from '../lib/highlight.js';
 
 /** "p. 3 · Intro › Setup · lines 10–24" */
 export function formatLocation(loc: Location): string {
@@ -12,11 +12,11 @@ export function formatLocation(loc: Location): string {
 }
 
 /** Document text as React text nodes, query terms wrapped in <mark>. Never HTML. */
-export function HighlightedText({ text, query }: { text: string; query?: string }) {
+export function HighlightedText({ text, query, stems }: { text: string; query?: string; stems?: StemTerms }) {
   if (!query) return <>{text}</>;
   return (
     <>
-      {highlightSegments(text, query).map((seg, i) => (seg.match ? <Mark key={i}>{seg.text}</Mark> : <span key={i}>{seg.text}</span>))}
+      {highlightSegments(text, query, stems).map((seg, i) => (seg.match ? <Mark key={i}>{seg.text}</Mark> : <span key={i}>{seg.text}</span>))}
     </>
   );
 }

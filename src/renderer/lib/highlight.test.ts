@@ -27,4 +27,12 @@ describe('highlighting query terms', () => {
   it('ignores one-letter words and repeats, longest first', () => {
     expect(queryTerms('a the THE theory')).toEqual(['theory', 'the']);
   });
+
+  it("marks inflected forms by the server's stems, whole words only, and CJK runs exactly", () => {
+    const stems = { prefixes: ['тамож', 'ship'], exact: ['退货'] };
+    const marked = (text: string) => highlightSegments(text, 'unused', stems).filter((s) => s.match).map((s) => s.text);
+    expect(marked('Таможня проверяет таможенные документы.')).toEqual(['Таможня', 'таможенные']);
+    expect(marked('Shipping and reshipped goods')).toEqual(['Shipping']);
+    expect(marked('客户申请退货。')).toEqual(['退货']);
+  });
 });

@@ -19,11 +19,33 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Split `text` into marked and plain segments for the query's terms (case-insensitive). */
-export function highlightSegments(text: string, query: string): Segment[] {
+/** Stems and exact terms from the server (`highlightTerms`): the words full-text search matched, inflected or not. */
+export interface StemTerms {
+  prefixes: string[];
+  exact: string[];
+}
+
+function termsPattern(query: string, stems?: StemTerms): string | undefined {
+  if (stems && stems.prefixes.length + stems.exact.length > 0) {
+    // A word that starts with a stem is marked whole ("ship" marks "shipping"; "тамож" marks "таможенные").
+    const parts = [
+      ...stems.prefixes.map((p) => `(?<![\\p{L}\\p{M}\\p{N}])${escapeRegExp(p)}[\\p{L}\\p{M}\\p{N}]*`),
+      ...stems.exact.map(escapeRegExp),
+    ];
+    return parts.join('|');
+  }
   const terms = queryTerms(query);
-  if (terms.length === 0 || !text) return [{ text, match: false }];
-  const re = new RegExp(`(${terms.map(escapeRegExp).join('|')})`, 'giu');
+  return terms.length ? terms.map(escapeRegExp).join('|') : undefined;
+}
+
+/**
+ * Split `text` into marked and plain segments for the query (case-insensitive): by the server's stems when given,
+ * else by the query's words literally.
+ */
+export function highlightSegments(text: string, query: string, stems?: StemTerms): Segment[] {
+  const pattern = termsPattern(query, stems);
+  if (!pattern || !text) return [{ text, match: false }];
+  const re = new RegExp(`(${pattern})`, 'giu');
   const out: Segment[] = [];
   let last = 0;
   for (const m of text.matchAll(re)) {

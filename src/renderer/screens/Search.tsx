@@ -7,12 +7,13 @@ import { EmptyHint, ErrorAlert } from '../components/common.js';
 import { FilterBuilder } from '../components/FilterBuilder.js';
 import { IconSearch } from '../components/icons.js';
 import { BUILTIN_FILTER_FIELDS, buildFilter, type FilterRow } from '../lib/filters.js';
+import type { StemTerms } from '../lib/highlight.js';
 import { navigate } from '../lib/router.js';
 import { useQuery } from '../lib/use-query.js';
 
 const ALL = '__all__';
 
-function HitCard({ hit, query, kbName }: { hit: Hit; query: string; kbName: string }) {
+function HitCard({ hit, query, stems, kbName }: { hit: Hit; query: string; stems?: StemTerms; kbName: string }) {
   const where = formatLocation(hit.location);
   const open = () => navigate({ name: 'kb', kbId: hit.kb_id, docId: hit.doc_id, chunk: hit.chunk_index });
   const { desktop } = useApi();
@@ -49,7 +50,7 @@ function HitCard({ hit, query, kbName }: { hit: Hit; query: string; kbName: stri
       </Group>
       <ErrorAlert error={fileError} title="Could not open the file" />
       <Text className="doc-text" component="div" lineClamp={8}>
-        <HighlightedText text={hit.text} query={query} />
+        <HighlightedText text={hit.text} query={query} {...(stems ? { stems } : {})} />
       </Text>
     </Card>
   );
@@ -65,7 +66,7 @@ export function SearchScreen() {
   const [rerank, setRerank] = useState(false);
   const [topK, setTopK] = useState<number>(10);
   const [rows, setRows] = useState<FilterRow[]>([]);
-  const [result, setResult] = useState<{ query: string; result: SearchResult } | null>(null);
+  const [result, setResult] = useState<{ query: string; result: SearchResult; stems?: StemTerms } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
@@ -84,7 +85,9 @@ export function SearchScreen() {
     try {
       const filter = buildFilter(rows, fieldTypes);
       const r = await client.search({ query, mode, top_k: topK, use_rerank: rerank, ...(kbId !== ALL ? { kb_ids: [kbId] } : {}), ...(filter ? { filter } : {}) });
-      setResult({ query, result: r });
+      // Mark what full-text search matched, inflected forms included; literal marking if this call fails.
+      const stems = await client.highlightTerms({ query }).catch(() => undefined);
+      setResult({ query, result: r, ...(stems ? { stems } : {}) });
     } catch (err) {
       setError(err);
       setResult(null);
@@ -145,7 +148,7 @@ export function SearchScreen() {
               Try other words, another mode (full-text finds exact words, vector finds meaning), or remove filters.
             </EmptyHint>
           ) : (
-            result.result.hits.map((h) => <HitCard key={`${h.kb_id}/${h.doc_id}/${h.chunk_index}`} hit={h} query={result.query} kbName={names.get(h.kb_id) ?? h.kb_id} />)
+            result.result.hits.map((h) => <HitCard key={`${h.kb_id}/${h.doc_id}/${h.chunk_index}`} hit={h} query={result.query} {...(result.stems ? { stems: result.stems } : {})} kbName={names.get(h.kb_id) ?? h.kb_id} />)
           )}
         </Stack>
       )}

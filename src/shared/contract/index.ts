@@ -34,7 +34,7 @@ import {
   ModelChangeSchema,
   ModelChangeStatusSchema,
 } from './model-change.js';
-import { SearchInputSchema, SearchResultSchema } from './search.js';
+import { HighlightTermsInputSchema, HighlightTermsSchema, SearchInputSchema, SearchResultSchema } from './search.js';
 import {
   AddSourceInputSchema,
   ListSourcesInputSchema,
@@ -92,6 +92,7 @@ export const contract = {
   listChunks: op(ListChunksInputSchema, ListChunksResultSchema, 'read', 'The chunks of a document'),
   preview: op(PreviewInputSchema, PreviewResultSchema, 'read', 'How a text or file would be chunked; writes nothing'),
   search: op(SearchInputSchema, SearchResultSchema, 'read', 'Search one, several or all knowledge bases'),
+  highlightTerms: op(HighlightTermsInputSchema, HighlightTermsSchema, 'read', 'What to mark in hits for a query (stems and exact terms)'),
   listParsers: op(Empty, z.array(ParserInfoSchema), 'read', 'Parsers and the formats they take'),
   listModelPresets: op(Empty, z.array(ModelPresetSchema), 'read', 'Embedding and rerank model presets'),
   modelStatus: op(Empty, z.array(ModelStatusSchema), 'read', 'State of every model in use'),

@@ -46,3 +46,8 @@ export const SearchResultSchema = z.object({
   hits: z.array(HitSchema),
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
+
+/** What the UI marks in hits: words starting with a query word's stem, and exact CJK runs / numbers. */
+export const HighlightTermsInputSchema = z.object({ query: z.string().max(4000) });
+export const HighlightTermsSchema = z.object({ prefixes: z.array(z.string()), exact: z.array(z.string()) });
+export type HighlightTerms = z.infer<typeof HighlightTermsSchema>;
