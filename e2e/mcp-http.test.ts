@@ -1,4 +1,7 @@
 import fs from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../src/core/config/data-dir.js';
 import type { Fixture } from '../src/mcp/test-support.js';
@@ -37,6 +40,30 @@ describe('ragdesk serve: MCP over Streamable HTTP (the real CLI, the official SD
       await exerciseAllTools(client, 'http');
     } finally {
       await close();
+    }
+  });
+
+  it('asks the client to sample over HTTP when it declares sampling (answers stream over SSE), JSON otherwise', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${served.token}` } } });
+    const client = new Client({ name: 'sampling-client', version: '1.0.0' }, { capabilities: { sampling: {} } });
+    client.setRequestHandler(CreateMessageRequestSchema, async (): Promise<CreateMessageResult> => ({
+      role: 'assistant', model: 'test-model', content: { type: 'text', text: 'Sampled over HTTP [1]' },
+    }));
+    await client.connect(transport);
+    try {
+      const res = await client.callTool({ name: 'ask_knowledge_base', arguments: { question: 'What is heart disease?' } });
+      expect(res.structuredContent).toMatchObject({ method: 'sampling', answer: 'Sampled over HTTP [1]', not_found: false });
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    }
+    // A client without sampling gets plain JSON answers and the extractive answer.
+    const plain = await httpClient(served.url, served.token, 'no-sampling');
+    try {
+      const res = await plain.client.callTool({ name: 'ask_knowledge_base', arguments: { question: 'What is heart disease?' } });
+      expect((res.structuredContent as { method: string }).method).not.toBe('sampling');
+    } finally {
+      await plain.close();
     }
   });
 

@@ -37,6 +37,12 @@ export interface McpRouteOptions {
   logger?: Logger;
 }
 
+/** Whether an initialize message (or batch) declares the client's sampling capability. */
+export function declaresSampling(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => isInitializeRequest(m) && Boolean((m.params.capabilities as { sampling?: unknown } | undefined)?.sampling));
+}
+
 function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
 }
@@ -95,6 +101,9 @@ export class McpRoute {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: MCP_BODY_LIMIT,
+      // Answer with plain JSON unless the client can be asked for sampling: only then does a call need an SSE
+      // stream (ask_knowledge_base asks the client's model mid-call). JSON saves the stream per call.
+      enableJsonResponse: !declaresSampling(body),
       onsessioninitialized: (id) => {
         holder.session = { id, principal, transport, server, lastSeen: Date.now() };
         this.sessions.set(id, holder.session);

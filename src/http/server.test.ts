@@ -172,3 +172,14 @@ describe('HTTP server (in process, real sockets, the SDK client)', () => {
     expect(await kb.json()).toMatchObject({ kb_id: 'made-over-http' });
   });
 });
+
+describe('declaresSampling', () => {
+  it('reads the sampling capability from an initialize message or batch', async () => {
+    const { declaresSampling } = await import('./mcp-route.js');
+    const init = (capabilities: object) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'c', version: '1' } } });
+    expect(declaresSampling(init({ sampling: {} }))).toBe(true);
+    expect(declaresSampling(init({}))).toBe(false);
+    expect(declaresSampling([init({ sampling: {} })])).toBe(true);
+    expect(declaresSampling({ jsonrpc: '2.0', id: 2, method: 'tools/list' })).toBe(false);
+  });
+});
