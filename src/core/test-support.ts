@@ -38,3 +38,16 @@ export async function errorCode(p: Promise<unknown>): Promise<string> {
   }
   return 'no error';
 }
+
+/** Poll until `check` passes (watchers and background jobs are asynchronous); fails with the last assertion after `ms`. */
+export async function eventually(check: () => Promise<void>, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > end) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}

@@ -3,21 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dataPaths } from '../config/data-dir.js';
 import { Core } from '../core.js';
-import { fixtureModels, tempDir } from '../test-support.js';
+import { eventually, fixtureModels, tempDir } from '../test-support.js';
 import { ingestFilesJob } from './files-job.js';
 import { JobHandle } from './journal.js';
 
-async function eventually(check: () => Promise<void>, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
 
 function folderOf(n: number, prefix: string): string {
   const dir = tempDir('ragdesk-jobs-');
@@ -50,7 +39,7 @@ describe('jobs that survive restarts', () => {
 
     core = await Core.open({ dataDir, allowDownload: false, watchSources: true });
     try {
-      await eventually(async () => expect((await core.client.listJobs({ active: true })).jobs).toEqual([]));
+      await eventually(async () => expect((await core.client.listJobs({ active: true })).jobs).toEqual([]), 30_000);
       const jobs = (await core.client.listJobs({})).jobs;
       expect(jobs[jobs.length - 1]).toMatchObject({ state: 'done', resumed: 1, progress: { files_done: 300, files_total: 300 } });
       const docs = await core.ctx.store.docs.listAll('k');
@@ -76,8 +65,8 @@ describe('jobs that survive restarts', () => {
     await core.close();
     core = await Core.open({ dataDir, allowDownload: false, watchSources: true });
     try {
-      await eventually(async () => expect(await core.ctx.store.docs.count('k')).toBe(150));
-      await eventually(async () => expect((await core.client.listJobs({}))!.jobs[0]).toMatchObject({ kind: 'files', state: 'done', resumed: 1 }));
+      await eventually(async () => expect(await core.ctx.store.docs.count('k')).toBe(150), 30_000);
+      await eventually(async () => expect((await core.client.listJobs({}))!.jobs[0]).toMatchObject({ kind: 'files', state: 'done', resumed: 1 }), 30_000);
     } finally {
       await core.close();
     }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../core.js';
-import { fixtureModels, tempDir } from '../test-support.js';
+import { eventually, fixtureModels, tempDir } from '../test-support.js';
 
 let core: Core;
 let dataDir: string;
@@ -16,18 +16,6 @@ const write = (rel: string, text: string) => {
 const docIds = async () => (await core.client.listDocuments({ kb_id: 'live', limit: 1000 })).documents.map((d) => d.doc_id).sort();
 const ftsDocs = async (q: string) => (await core.client.search({ kb_ids: ['live'], query: q, mode: 'fts', top_k: 20 })).hits.map((h) => h.doc_id);
 
-/** Poll until `check` passes (watchers are asynchronous); fails with the last assertion after `ms`. */
-async function eventually(check: () => Promise<void>, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
 
 async function open(): Promise<Core> {
   const c = await Core.open({ dataDir, allowDownload: false, watchSources: true });

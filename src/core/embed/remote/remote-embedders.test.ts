@@ -4,7 +4,7 @@ import { tempDir } from '../../test-support.js';
 import { createModelManager, type WorkerModelManager } from '../model-manager.js';
 import type { ModelProgressEvent } from '../types.js';
 import type { RemoteModelsOptions } from './remote-models.js';
-import { fakeVector, sendJson, startFakeServer, type FakeServer } from './test-servers.js';
+import { fakeVector, sendJson, trackedServer, type FakeServer } from './test-servers.js';
 
 // Real HTTP servers on 127.0.0.1 speaking the Ollama and OpenAI APIs, through the real ModelManager.
 const cleanup: Array<() => Promise<void>> = [];
@@ -12,11 +12,7 @@ afterEach(async () => {
   while (cleanup.length) await cleanup.pop()!();
 });
 
-async function server(dim?: number): Promise<FakeServer> {
-  const s = await startFakeServer(dim ? { dim } : {});
-  cleanup.push(() => s.close());
-  return s;
-}
+const server = (dim?: number): Promise<FakeServer> => trackedServer(cleanup, dim);
 
 function manager(remote: RemoteModelsOptions = {}): { models: WorkerModelManager; logs: string[]; events: ModelProgressEvent[] } {
   const logs: string[] = [];

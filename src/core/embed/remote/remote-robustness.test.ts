@@ -3,7 +3,7 @@ import { RagError } from '../../../shared/errors.js';
 import { tempDir } from '../../test-support.js';
 import { createModelManager, type WorkerModelManager } from '../model-manager.js';
 import type { RemoteModelsOptions } from './remote-models.js';
-import { deadPort, sendJson, startFakeServer, type FakeServer, type Script } from './test-servers.js';
+import { deadPort, sendJson, trackedServer, type FakeServer, type Script } from './test-servers.js';
 
 // Timeouts, retries, Retry-After, the circuit breaker and key redaction, against real loopback HTTP servers.
 const cleanup: Array<() => Promise<void>> = [];
@@ -11,11 +11,7 @@ afterEach(async () => {
   while (cleanup.length) await cleanup.pop()!();
 });
 
-async function server(dim?: number): Promise<FakeServer> {
-  const s = await startFakeServer(dim ? { dim } : {});
-  cleanup.push(() => s.close());
-  return s;
-}
+const server = (dim?: number): Promise<FakeServer> => trackedServer(cleanup, dim);
 
 function manager(remote: RemoteModelsOptions = {}): { models: WorkerModelManager; logs: string[] } {
   const logs: string[] = [];

@@ -108,3 +108,10 @@ export async function deadPort(): Promise<string> {
   await new Promise<void>((resolve) => s.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
 }
+
+/** A fake server closed by the caller's cleanup list (see the remote tests' afterEach). */
+export async function trackedServer(cleanup: Array<() => Promise<void>>, dim?: number): Promise<FakeServer> {
+  const s = await startFakeServer(dim ? { dim } : {});
+  cleanup.push(() => s.close());
+  return s;
+}
