@@ -30,7 +30,12 @@ describe('ragdesk CLI end to end', () => {
   it('ingests a mixed folder: all good files indexed, the bad one reported, exit code 3', async () => {
     const r = await cli('add', files, '--kb', 'sample', '--json');
     expect(r.code).toBe(3);
-    const out = json<{ files: number; added: number; failed: number; results: Array<{ file: string; ok: boolean; error?: { code: string; message: string } }> }>(r);
+    const out = json<{
+      files: number;
+      added: number;
+      failed: number;
+      results: Array<{ file: string; ok: boolean; error?: { code: string; message: string } }>;
+    }>(r);
     expect(out.failed).toBe(1);
     expect(out.added).toBe(out.files - 1);
     const bad = out.results.find((x) => !x.ok)!;
@@ -47,7 +52,10 @@ describe('ragdesk CLI end to end', () => {
   });
 
   it('puts the right document first for Russian, Chinese and English queries (fts)', async () => {
-    const top = async (q: string) => json<{ mode: string; reranked: boolean; hits: Array<{ doc_id: string }> }>(await cli('search', q, '--kb', 'sample', '--mode', 'fts', '--json'));
+    const top = async (q: string) =>
+      json<{ mode: string; reranked: boolean; hits: Array<{ doc_id: string }> }>(
+        await cli('search', q, '--kb', 'sample', '--mode', 'fts', '--json'),
+      );
     const ru = await top('таможенной пошлины');
     expect(ru).toMatchObject({ mode: 'fts', reranked: false });
     expect(ru.hits[0]!.doc_id).toMatch(/^ru-tamozhenn/);
@@ -68,18 +76,24 @@ describe('ragdesk CLI end to end', () => {
   });
 
   it('filters, and answers bad filters with invalid_parameter (exit 2)', async () => {
-    const ok = json<{ hits: Array<{ doc_id: string }> }>(await cli('search', 'таможня customs 海关', '--all', '--mode', 'fts', '--filter', 'parser=docx', '--top-k', '10', '--json'));
+    const ok = json<{ hits: Array<{ doc_id: string }> }>(
+      await cli('search', 'таможня customs 海关', '--all', '--mode', 'fts', '--filter', 'parser=docx', '--top-k', '10', '--json'),
+    );
     expect(ok.hits.length).toBeGreaterThan(0);
     expect(ok.hits.every((h) => h.doc_id.endsWith('.docx'))).toBe(true);
     const bad = await cli('search', 'x', '--kb', 'sample', '--filter', 'nope=1', '--json');
     expect(bad.code).toBe(2);
     expect(json<{ error: { code: string } }>(bad).error.code).toBe('invalid_parameter');
-    const inj = json<{ hits: unknown[] }>(await cli('search', 'customs', '--kb', 'sample', '--mode', 'fts', '--filter', "source=x' OR 1=1 --", '--json'));
+    const inj = json<{ hits: unknown[] }>(
+      await cli('search', 'customs', '--kb', 'sample', '--mode', 'fts', '--filter', "source=x' OR 1=1 --", '--json'),
+    );
     expect(inj.hits).toEqual([]);
   });
 
   it('lists, shows, chunks and removes documents', async () => {
-    const list = json<{ total: number; documents: Array<{ doc_id: string }> }>(await cli('docs', 'list', '--kb', 'sample', '--limit', '3', '--json'));
+    const list = json<{ total: number; documents: Array<{ doc_id: string }> }>(
+      await cli('docs', 'list', '--kb', 'sample', '--limit', '3', '--json'),
+    );
     expect(list.documents).toHaveLength(3);
     const id = 'en-product-safety.pdf';
     const doc = json<{ content: string; parser: string }>(await cli('docs', 'show', id, '--kb', 'sample', '--json'));
@@ -93,7 +107,15 @@ describe('ragdesk CLI end to end', () => {
   });
 
   it('previews without writing', async () => {
-    const r = await cli('preview', path.join(ROOT, 'rag_data/en-customs-clearance.md'), '--strategy', 'sentence', '--chunk-size', '64', '--json');
+    const r = await cli(
+      'preview',
+      path.join(ROOT, 'rag_data/en-customs-clearance.md'),
+      '--strategy',
+      'sentence',
+      '--chunk-size',
+      '64',
+      '--json',
+    );
     const out = json<{ parser: string; chunks: Array<{ tokens: number; characters: number }> }>(r);
     expect(out.parser).toBe('markdown');
     expect(out.chunks.length).toBeGreaterThan(2);
@@ -118,7 +140,15 @@ describe('ragdesk CLI end to end', () => {
       { _id: 'd3', title: 'Cats', text: 'Cats and dogs are animals.' },
     ];
     fs.writeFileSync(path.join(ds, 'corpus.jsonl'), docs.map((d) => JSON.stringify(d)).join('\n'));
-    fs.writeFileSync(path.join(ds, 'queries.jsonl'), [{ _id: 'q1', text: 'heart disease' }, { _id: 'q2', text: 'customs duties' }].map((q) => JSON.stringify(q)).join('\n'));
+    fs.writeFileSync(
+      path.join(ds, 'queries.jsonl'),
+      [
+        { _id: 'q1', text: 'heart disease' },
+        { _id: 'q2', text: 'customs duties' },
+      ]
+        .map((q) => JSON.stringify(q))
+        .join('\n'),
+    );
     fs.writeFileSync(path.join(ds, 'qrels/test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\n');
     const r = await ragdesk(['eval', '--dataset', ds, '--model', model, '--mode', 'fts', '--json']);
     expect(r.code).toBe(0);
@@ -132,27 +162,39 @@ describe('ragdesk CLI end to end', () => {
   it('evaluates a KB on its saved queries against another model, then changes the model with --wait', async () => {
     const other = (await buildFixtureModel(path.join(tempDir('ragdesk-cli-model-'), 'fixture-32'), { dim: 32, seed: 7 })).dir;
     const src = tempDir('ragdesk-cli-mc-');
-    for (const f of ['en-shipping-incoterms.txt', 'ru-vozvrat-tovara.txt', 'en-customs-clearance.md']) fs.copyFileSync(path.join(ROOT, 'rag_data', f), path.join(src, f));
+    for (const f of ['en-shipping-incoterms.txt', 'ru-vozvrat-tovara.txt', 'en-customs-clearance.md'])
+      fs.copyFileSync(path.join(ROOT, 'rag_data', f), path.join(src, f));
     expect((await cli('kb', 'create', 'mc', '--model', model)).code).toBe(0);
     expect((await cli('add', src, '--kb', 'mc', '--json')).code).toBe(0);
-    const ids = json<{ documents: Array<{ doc_id: string }> }>(await cli('docs', 'list', '--kb', 'mc', '--json')).documents.map((d) => d.doc_id);
+    const ids = json<{ documents: Array<{ doc_id: string }> }>(await cli('docs', 'list', '--kb', 'mc', '--json')).documents.map(
+      (d) => d.doc_id,
+    );
     const shipping = ids.find((id) => id.startsWith('en-shipping'))!;
     const queries = path.join(src, 'queries.jsonl');
     fs.writeFileSync(queries, `${JSON.stringify({ query: 'Incoterms FOB shipping', relevant: [shipping] })}\n# a comment\n`);
     const ev = await cli('eval', '--kb', 'mc', '--queries', queries, '--model', other, '--mode', 'fts', '--json');
     expect(ev.code).toBe(0);
-    const groups = json<Array<{ model: string; index: string; reports: Array<{ dataset: string; queries: number; mrr_at_10: number }> }>>(ev);
-    expect(groups.map((x) => [x.model, x.index])).toEqual([[model, 'current'], [other, 'copy']]);
+    const groups =
+      json<Array<{ model: string; index: string; reports: Array<{ dataset: string; queries: number; mrr_at_10: number }> }>>(ev);
+    expect(groups.map((x) => [x.model, x.index])).toEqual([
+      [model, 'current'],
+      [other, 'copy'],
+    ]);
     for (const x of groups) expect(x.reports[0]).toMatchObject({ dataset: 'kb:mc', queries: 1, mrr_at_10: 1 });
 
     const changed = await cli('kb', 'set-model', 'mc', other, '--wait', '--json');
     expect(changed.code).toBe(0);
     expect(json(changed)).toMatchObject({ kb_id: 'mc', state: 'done', from_model: model, to_model: other, to_dim: 32 });
-    const shown = json<{ embedding_model: string; embedding_dim: number; stats: { migration: unknown } }>(await cli('kb', 'show', 'mc', '--json'));
+    const shown = json<{ embedding_model: string; embedding_dim: number; stats: { migration: unknown } }>(
+      await cli('kb', 'show', 'mc', '--json'),
+    );
     expect(shown).toMatchObject({ embedding_model: other, embedding_dim: 32, stats: { migration: null } });
     const hit = json<{ hits: Array<{ doc_id: string }> }>(await cli('search', 'Incoterms FOB', '--kb', 'mc', '--mode', 'hybrid', '--json'));
     expect(hit.hits[0]!.doc_id).toBe(shipping);
-    expect(json(await cli('kb', 'set-model', 'mc', '--cancel', '--json'))).toMatchObject({ cancelled: false, migration: { state: 'done' } });
+    expect(json(await cli('kb', 'set-model', 'mc', '--cancel', '--json'))).toMatchObject({
+      cancelled: false,
+      migration: { state: 'done' },
+    });
   });
 
   it('refuses a data dir held by another live process, naming it', async () => {
@@ -181,8 +223,11 @@ describe('the built binary', () => {
     const { execFile } = await import('node:child_process');
     const run = (args: string[]) =>
       new Promise<{ code: number; stdout: string }>((resolve) => {
-        execFile(process.execPath, [path.join(ROOT, 'bin/ragdesk.js'), ...args], { env: { ...process.env, RAGDESK_OFFLINE: '1' } }, (err, stdout) =>
-          resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
+        execFile(
+          process.execPath,
+          [path.join(ROOT, 'bin/ragdesk.js'), ...args],
+          { env: { ...process.env, RAGDESK_OFFLINE: '1' } },
+          (err, stdout) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
         );
       });
     expect(fs.existsSync(path.join(ROOT, 'out/main/cli.js')), 'out/main/cli.js is missing: run `npm run build` first').toBe(true);
@@ -202,10 +247,16 @@ describe("the desktop app's settings file", () => {
     fs.mkdirSync(path.join(configHome, 'ragdesk'));
     fs.writeFileSync(
       path.join(configHome, 'ragdesk', 'settings.json'),
-      JSON.stringify({ dataDir: appDataDir, embeddingModel: model, chunking: { strategy: 'sentence', chunk_size: 128, chunk_overlap: 16 } }),
+      JSON.stringify({
+        dataDir: appDataDir,
+        embeddingModel: model,
+        chunking: { strategy: 'sentence', chunk_size: 128, chunk_overlap: 16 },
+      }),
     );
     const env = { XDG_CONFIG_HOME: configHome, RAGDESK_DATA_DIR: '' };
-    const created = json<{ embedding_model: string; chunking: { strategy: string; chunk_size: number } }>(await ragdesk(['kb', 'create', 'fromsettings', '--json'], env));
+    const created = json<{ embedding_model: string; chunking: { strategy: string; chunk_size: number } }>(
+      await ragdesk(['kb', 'create', 'fromsettings', '--json'], env),
+    );
     expect(created.embedding_model).toBe(model);
     expect(created.chunking).toMatchObject({ strategy: 'sentence', chunk_size: 128 });
     expect(fs.existsSync(path.join(appDataDir, 'kbs.json'))).toBe(true);

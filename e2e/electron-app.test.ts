@@ -5,7 +5,17 @@ import { _electron, type ElectronApplication, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureModel } from '../src/core/embed/fixture-model.js';
 import type { AppInfo, IpcReply } from '../src/shared/desktop.js';
-import { apiKeys, badFileAndXss, commitAll, createKb, dropAndPreview, kbListAndKeyboard, nav, openChunkViewer, searchAndOpen } from './ui-flows.js';
+import {
+  apiKeys,
+  badFileAndXss,
+  commitAll,
+  createKb,
+  dropAndPreview,
+  kbListAndKeyboard,
+  nav,
+  openChunkViewer,
+  searchAndOpen,
+} from './ui-flows.js';
 import { ensureConsoleBuilt, ROOT, tempDir } from './ui-support.js';
 
 /**
@@ -41,7 +51,11 @@ if (skipReason) {
     let app: ElectronApplication;
     let page: Page;
     const dialogs: string[] = [];
-    const invoke = (method: string, input: unknown) => page.evaluate(([m, i]) => (window as unknown as { ragdesk: { invoke(m: string, i: unknown): Promise<IpcReply> } }).ragdesk.invoke(m as string, i), [method, input] as const);
+    const invoke = (method: string, input: unknown) =>
+      page.evaluate(
+        ([m, i]) => (window as unknown as { ragdesk: { invoke(m: string, i: unknown): Promise<IpcReply> } }).ragdesk.invoke(m as string, i),
+        [method, input] as const,
+      );
 
     beforeAll(async () => {
       ensureConsoleBuilt();
@@ -50,10 +64,20 @@ if (skipReason) {
       // Settings live in the OS app-data dir: point it (and HOME) at the temp dir; the server takes any free port.
       const config = path.join(dir, 'config');
       fs.mkdirSync(path.join(config, 'ragdesk'), { recursive: true });
-      fs.writeFileSync(path.join(config, 'ragdesk', 'settings.json'), JSON.stringify({ server: { enabled: true, port: 0 }, closeToTray: false }));
+      fs.writeFileSync(
+        path.join(config, 'ragdesk', 'settings.json'),
+        JSON.stringify({ server: { enabled: true, port: 0 }, closeToTray: false }),
+      );
       const env: Record<string, string> = {};
       for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-      Object.assign(env, { HOME: dir, XDG_CONFIG_HOME: config, APPDATA: config, RAGDESK_DATA_DIR: path.join(dir, 'data'), RAGDESK_OFFLINE: '1', HF_HUB_OFFLINE: '1' });
+      Object.assign(env, {
+        HOME: dir,
+        XDG_CONFIG_HOME: config,
+        APPDATA: config,
+        RAGDESK_DATA_DIR: path.join(dir, 'data'),
+        RAGDESK_OFFLINE: '1',
+        HF_HUB_OFFLINE: '1',
+      });
       const args = [ROOT, ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])];
       app = await _electron.launch({ executablePath: binary.path!, args, env, cwd: ROOT, timeout: 60_000 });
       page = await app.firstWindow();
@@ -76,8 +100,16 @@ if (skipReason) {
     });
 
     it('exposes only the contract over one bridge: no Node, no ipcRenderer, input re-validated in main', async () => {
-      expect(await page.evaluate(() => [typeof (window as unknown as { require?: unknown }).require, typeof (window as unknown as { process?: unknown }).process])).toEqual(['undefined', 'undefined']);
-      expect(await page.evaluate(() => Object.keys((window as unknown as { ragdesk: object }).ragdesk).sort())).toEqual(['invoke', 'methods']);
+      expect(
+        await page.evaluate(() => [
+          typeof (window as unknown as { require?: unknown }).require,
+          typeof (window as unknown as { process?: unknown }).process,
+        ]),
+      ).toEqual(['undefined', 'undefined']);
+      expect(await page.evaluate(() => Object.keys((window as unknown as { ragdesk: object }).ragdesk).sort())).toEqual([
+        'invoke',
+        'methods',
+      ]);
       expect(await invoke('dropEverything', {})).toMatchObject({ ok: false, error: { code: 'invalid_parameter' } });
       expect(await invoke('search', { query: '', top_k: 500 })).toMatchObject({ ok: false, error: { code: 'invalid_parameter' } });
       expect(await invoke('deleteKb', { kb_id: '../x' })).toMatchObject({ ok: false, error: { code: 'invalid_parameter' } });
@@ -109,7 +141,14 @@ if (skipReason) {
       const info = (await invoke('appInfo', {})) as { ok: true; result: AppInfo };
       expect(info.result.server.running).toBe(true);
       const url = info.result.server.url!;
-      const status = async (key: string) => (await fetch(`${url}/api/listKbs`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' })).status;
+      const status = async (key: string) =>
+        (
+          await fetch(`${url}/api/listKbs`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: '{}',
+          })
+        ).status;
       await apiKeys(page, { status });
     });
 

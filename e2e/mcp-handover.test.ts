@@ -25,11 +25,18 @@ describe('a stdio server that owns the data dir hands it over to `ragdesk serve`
         const after = JSON.parse(fs.readFileSync(dataPaths(fx.dataDir).lock, 'utf8')) as { pid: number; port: number };
         expect(after.pid).toBe(served.proc.pid);
         expect(after.pid).not.toBe(before.pid);
-        const added = payload(await stdio.client.callTool({ name: 'add_document', arguments: { kb_id: 'alpha', doc_id: 'after-handover', content: 'The summer sun and the winter snow.' } }));
+        const added = payload(
+          await stdio.client.callTool({
+            name: 'add_document',
+            arguments: { kb_id: 'alpha', doc_id: 'after-handover', content: 'The summer sun and the winter snow.' },
+          }),
+        );
         expect(added).toMatchObject({ status: 'added' });
         const http = await httpClient(served.url, served.token);
         try {
-          const doc = payload(await http.client.callTool({ name: 'get_document', arguments: { kb_id: 'alpha', doc_id: 'after-handover' } }));
+          const doc = payload(
+            await http.client.callTool({ name: 'get_document', arguments: { kb_id: 'alpha', doc_id: 'after-handover' } }),
+          );
           expect(doc).toMatchObject({ content: expect.stringContaining('winter') });
         } finally {
           await http.close();

@@ -85,7 +85,10 @@ export function startServe(dataDir: string, args: string[] = [], env: Record<str
         clearTimeout(timer);
         proc.off('exit', early);
         resolve({
-          proc, port: Number(port), url: `http://127.0.0.1:${port}`, token,
+          proc,
+          port: Number(port),
+          url: `http://127.0.0.1:${port}`,
+          token,
           stderr: () => err,
           async stop() {
             if (proc.exitCode === null) proc.kill('SIGTERM');
@@ -104,7 +107,10 @@ export interface Connected {
 }
 
 /** The official SDK client over stdio, spawning `ragdesk mcp`. */
-export async function stdioClient(dataDir: string, options: { env?: Record<string, string>; name?: string; args?: string[]; capabilities?: Record<string, unknown> } = {}): Promise<Connected> {
+export async function stdioClient(
+  dataDir: string,
+  options: { env?: Record<string, string>; name?: string; args?: string[]; capabilities?: Record<string, unknown> } = {},
+): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...CLI, 'mcp', '--data-dir', dataDir, ...(options.args ?? [])],
@@ -121,7 +127,9 @@ export async function stdioClient(dataDir: string, options: { env?: Record<strin
 
 /** The official SDK client over Streamable HTTP with a bearer token. */
 export async function httpClient(url: string, token: string, name = 'e2e-http'): Promise<Connected> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(transport);
   return {

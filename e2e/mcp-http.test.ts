@@ -22,7 +22,11 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${served.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(`${served.url}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe('ragdesk serve: MCP over Streamable HTTP (the real CLI, the official SDK client)', () => {
   it('records the port in the lock and answers /health', async () => {
@@ -44,10 +48,14 @@ describe('ragdesk serve: MCP over Streamable HTTP (the real CLI, the official SD
   });
 
   it('asks the client to sample over HTTP when it declares sampling (answers stream over SSE), JSON otherwise', async () => {
-    const transport = new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${served.token}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${served.token}` } },
+    });
     const client = new Client({ name: 'sampling-client', version: '1.0.0' }, { capabilities: { sampling: {} } });
     client.setRequestHandler(CreateMessageRequestSchema, async (): Promise<CreateMessageResult> => ({
-      role: 'assistant', model: 'test-model', content: { type: 'text', text: 'Sampled over HTTP [1]' },
+      role: 'assistant',
+      model: 'test-model',
+      content: { type: 'text', text: 'Sampled over HTTP [1]' },
     }));
     await client.connect(transport);
     try {
@@ -81,7 +89,9 @@ describe('ragdesk serve: MCP over Streamable HTTP (the real CLI, the official SD
     const [a, b] = await Promise.all([httpClient(served.url, served.token, 'a'), httpClient(served.url, served.token, 'b')]);
     try {
       const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).client.callTool({ name: 'search_kb', arguments: { kb_id: 'alpha', query: 'heart disease' } })),
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 ? a : b).client.callTool({ name: 'search_kb', arguments: { kb_id: 'alpha', query: 'heart disease' } }),
+        ),
       );
       for (const r of results) expect(payload<{ hits: unknown[] }>(r).hits.length).toBeGreaterThan(0);
     } finally {
@@ -95,7 +105,12 @@ describe('ragdesk serve: MCP over Streamable HTTP (the real CLI, the official SD
     try {
       const kbs = payload<{ kbs: Array<{ kb_id: string }> }>(await bridged.client.callTool({ name: 'list_accessible_kbs', arguments: {} }));
       expect(kbs.kbs.map((k) => k.kb_id)).toContain('alpha');
-      const added = payload(await bridged.client.callTool({ name: 'add_document', arguments: { kb_id: 'alpha', doc_id: 'via-bridge', content: 'The city has a train and a road.' } }));
+      const added = payload(
+        await bridged.client.callTool({
+          name: 'add_document',
+          arguments: { kb_id: 'alpha', doc_id: 'via-bridge', content: 'The city has a train and a road.' },
+        }),
+      );
       expect(added).toMatchObject({ status: 'added' });
       const { client, close } = await httpClient(served.url, served.token);
       try {
@@ -153,10 +168,13 @@ describe('ragdesk serve: MCP over Streamable HTTP (the real CLI, the official SD
     // DNS rebinding: the right IP under a foreign name.
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: served.port, path: '/health', headers: { Host: `evil.example:${served.port}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        { host: '127.0.0.1', port: served.port, path: '/health', headers: { Host: `evil.example:${served.port}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -189,7 +207,8 @@ describe('ragdesk serve: MCP over Streamable HTTP (the real CLI, the official SD
       expect(await r.json()).toMatchObject({ error: { code, message: expect.any(String) } });
     }
     const owner = { Authorization: `Bearer ${served.token}` };
-    const upload = (filename: string, data: Buffer) => post('/api/uploadFile', { kb_id: 'alpha', filename, data_base64: data.toString('base64') }, owner);
+    const upload = (filename: string, data: Buffer) =>
+      post('/api/uploadFile', { kb_id: 'alpha', filename, data_base64: data.toString('base64') }, owner);
     const unsupported = await upload('tool.exe', Buffer.from([0x4d, 0x5a, 0, 0, 1, 2, 3]));
     expect([415]).toContain(unsupported.status);
     expect(await unsupported.json()).toMatchObject({ error: { code: 'unsupported_format' } });

@@ -17,10 +17,14 @@ afterAll(() => fx?.cleanup());
  */
 function inspector(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['--offline', '@modelcontextprotocol/inspector', '--cli', process.execPath, ...CLI, 'mcp', '--data-dir', fx.dataDir, ...args], {
-      cwd: ROOT,
-      env: childEnv({ BROWSER: 'none', MCP_AUTO_OPEN_ENABLED: 'false' }),
-    });
+    const child = spawn(
+      'npx',
+      ['--offline', '@modelcontextprotocol/inspector', '--cli', process.execPath, ...CLI, 'mcp', '--data-dir', fx.dataDir, ...args],
+      {
+        cwd: ROOT,
+        env: childEnv({ BROWSER: 'none', MCP_AUTO_OPEN_ENABLED: 'false' }),
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -40,7 +44,20 @@ describe('MCP Inspector CLI against ragdesk mcp', () => {
   });
 
   it('calls search_kb with typed arguments', async () => {
-    const res = await inspector(['--method', 'tools/call', '--tool-name', 'search_kb', '--tool-arg', 'kb_id=alpha', '--tool-arg', 'query=heart disease', '--tool-arg', 'top_k=2', '--tool-arg', 'filter_expr=year__gte=2020']);
+    const res = await inspector([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'search_kb',
+      '--tool-arg',
+      'kb_id=alpha',
+      '--tool-arg',
+      'query=heart disease',
+      '--tool-arg',
+      'top_k=2',
+      '--tool-arg',
+      'filter_expr=year__gte=2020',
+    ]);
     expect(res.code, res.err).toBe(0);
     const result = JSON.parse(res.out) as { isError?: boolean; structuredContent: { hits: Array<{ doc_id: string }> } };
     expect(result.isError).toBeFalsy();
@@ -52,7 +69,14 @@ describe('MCP Inspector CLI against ragdesk mcp', () => {
     const resources = await inspector(['--method', 'resources/list']);
     expect(resources.code, resources.err).toBe(0);
     expect(resources.out).toContain('ragdesk://kb/alpha/doc/heart');
-    const prompts = await inspector(['--method', 'prompts/get', '--prompt-name', 'answer_with_citations', '--prompt-args', 'question=What is a customs duty?']);
+    const prompts = await inspector([
+      '--method',
+      'prompts/get',
+      '--prompt-name',
+      'answer_with_citations',
+      '--prompt-args',
+      'question=What is a customs duty?',
+    ]);
     expect(prompts.code, prompts.err).toBe(0);
     expect(prompts.out).toContain('search_kb');
   });

@@ -26,8 +26,14 @@ describe('ragdesk mcp over stdio (the real CLI, the official SDK client)', () =>
       await close();
     }
     // The activity log names the client and keeps no document content.
-    const lines = fs.readFileSync(dataPaths(fx.dataDir).activity, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.some((l) => l.tool === 'search_kb' && l.client === 'stdio-suite 1.0.0' && l.key_name === 'owner' && l.transport === 'stdio')).toBe(true);
+    const lines = fs
+      .readFileSync(dataPaths(fx.dataDir).activity, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(
+      lines.some((l) => l.tool === 'search_kb' && l.client === 'stdio-suite 1.0.0' && l.key_name === 'owner' && l.transport === 'stdio'),
+    ).toBe(true);
     expect(fs.readFileSync(dataPaths(fx.dataDir).activity, 'utf8')).not.toContain('Trees grow in the forest');
   });
 
@@ -63,7 +69,9 @@ describe('ragdesk mcp over stdio (the real CLI, the official SDK client)', () =>
       ]);
       expect(payload(a)).toMatchObject({ status: 'added' });
       expect(payload(b)).toMatchObject({ status: 'added' });
-      const docs = payload<{ documents: Array<{ doc_id: string }> }>(await second.client.callTool({ name: 'list_documents', arguments: { kb_id: 'beta' } }));
+      const docs = payload<{ documents: Array<{ doc_id: string }> }>(
+        await second.client.callTool({ name: 'list_documents', arguments: { kb_id: 'beta' } }),
+      );
       expect(docs.documents.map((d) => d.doc_id)).toEqual(expect.arrayContaining(['from-first', 'from-second']));
       expect(second.stderr()).not.toMatch(/busy|lock/i);
       // The owner goes away: the bridged one takes the data dir over and keeps answering.

@@ -28,19 +28,37 @@ describe('ragdesk sources / health / jobs', () => {
   it('sources add syncs the folder (globs honoured) and exits 3 when a file failed', async () => {
     const r = await cli('sources', 'add', 'handbook', folder, '--exclude', 'drafts', '--id', 'hb', '--json');
     expect(r.code, r.stderr).toBe(3);
-    const out = json<{ source_id: string; counts: { files: number; indexed: number; failed: number }; summary: { added: number; failed: number } }>(r);
+    const out = json<{
+      source_id: string;
+      counts: { files: number; indexed: number; failed: number };
+      summary: { added: number; failed: number };
+    }>(r);
     expect(out).toMatchObject({ source_id: 'hb', counts: { files: 13, indexed: 12, failed: 1 }, summary: { added: 12, failed: 1 } });
     const human = await cli('sources', 'list');
     expect(human.stdout).toMatch(/hb\s+handbook\s+\S+\s+idle\s+13\s+12\s+0\s+1/);
   });
 
   it('search finds synced files by their path in the folder', async () => {
-    const r = json<{ hits: Array<{ doc_id: string; source: string }> }>(await cli('search', 'таможенной пошлины', '--kb', 'handbook', '--mode', 'fts', '--filter', 'source=ru-tamozhennye-platezhi.docx', '--json'));
+    const r = json<{ hits: Array<{ doc_id: string; source: string }> }>(
+      await cli(
+        'search',
+        'таможенной пошлины',
+        '--kb',
+        'handbook',
+        '--mode',
+        'fts',
+        '--filter',
+        'source=ru-tamozhennye-platezhi.docx',
+        '--json',
+      ),
+    );
     expect(r.hits[0]).toMatchObject({ doc_id: 'hb/ru-tamozhennye-platezhi.docx', source: 'ru-tamozhennye-platezhi.docx' });
   });
 
   it('health --kb names the bad file (JSON and table)', async () => {
-    const r = json<{ counts: Record<string, number>; files: Array<{ file: string; status: string }> }>(await cli('health', '--kb', 'handbook', '--problems', '--json'));
+    const r = json<{ counts: Record<string, number>; files: Array<{ file: string; status: string }> }>(
+      await cli('health', '--kb', 'handbook', '--problems', '--json'),
+    );
     expect(r.files).toEqual([expect.objectContaining({ file: 'locked.pdf', status: 'encrypted' })]);
     expect(r.counts.ok).toBe(12);
     const table = await cli('health', '--kb', 'handbook');
@@ -57,7 +75,10 @@ describe('ragdesk sources / health / jobs', () => {
     expect(all).toEqual([{ source_id: 'hb', summary: expect.objectContaining({ unchanged: 13 }) }]);
     expect((await cli('sources', 'sync')).code).toBe(2);
     const jobs = json<Array<{ kind: string; state: string }>>(await cli('jobs', 'list', '--json'));
-    expect(jobs.map((j) => [j.kind, j.state])).toEqual([['sync', 'done'], ['sync', 'done']]);
+    expect(jobs.map((j) => [j.kind, j.state])).toEqual([
+      ['sync', 'done'],
+      ['sync', 'done'],
+    ]);
     expect((await cli('jobs', 'resume')).stdout).toContain('nothing to resume');
   });
 

@@ -45,9 +45,28 @@ afterAll(() => {
 
 describe('a 1,000-file sync killed with SIGKILL', () => {
   it('resumes on restart: every file present exactly once, finished files not embedded again', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/index.ts'), '--data-dir', dataDir, 'sources', 'add', 'big', folder, '--id', 'big', '--json'], {
-      cwd: ROOT, env: { ...process.env, RAGDESK_OFFLINE: '1' }, stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(ROOT, 'src/cli/index.ts'),
+        '--data-dir',
+        dataDir,
+        'sources',
+        'add',
+        'big',
+        folder,
+        '--id',
+        'big',
+        '--json',
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, RAGDESK_OFFLINE: '1' },
+        stdio: 'ignore',
+      },
+    );
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // Kill it once a few batches are in, well before the end.
     const deadline = Date.now() + 90_000;

@@ -5,8 +5,28 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureModel } from '../src/core/embed/fixture-model.js';
-import { apiKeys, badFileAndXss, changeModel, commitAll, createKb, dropAndPreview, kbListAndKeyboard, nav, openChunkViewer, searchAndOpen } from './ui-flows.js';
-import { chromiumAvailable, CHROMIUM, ensureConsoleBuilt, launchChromium, screenshot, startServe, tempDir, type Served } from './ui-support.js';
+import {
+  apiKeys,
+  badFileAndXss,
+  changeModel,
+  commitAll,
+  createKb,
+  dropAndPreview,
+  kbListAndKeyboard,
+  nav,
+  openChunkViewer,
+  searchAndOpen,
+} from './ui-flows.js';
+import {
+  chromiumAvailable,
+  CHROMIUM,
+  ensureConsoleBuilt,
+  launchChromium,
+  screenshot,
+  startServe,
+  tempDir,
+  type Served,
+} from './ui-support.js';
 
 /**
  * The web console in real Chromium (Debian's, headless) against `ragdesk serve` on a temp data dir, as a new
@@ -15,7 +35,8 @@ import { chromiumAvailable, CHROMIUM, ensureConsoleBuilt, launchChromium, screen
  * sure document text never runs as HTML. Screenshots of each main screen go to docs/screenshots/.
  */
 const run = chromiumAvailable() ? describe : describe.skip;
-if (!chromiumAvailable()) console.warn(`ui-console: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium, or set RAGDESK_CHROMIUM)`);
+if (!chromiumAvailable())
+  console.warn(`ui-console: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium, or set RAGDESK_CHROMIUM)`);
 
 run('web console in Chromium against ragdesk serve', () => {
   let dir: string;
@@ -70,7 +91,17 @@ run('web console in Chromium against ragdesk serve', () => {
 
   it('creates an API key, shows it once, lets it sign in, and revokes it', async () => {
     const status = (key: string) =>
-      page.evaluate(async (k) => (await fetch('/api/listKbs', { method: 'POST', headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' }, body: '{}' })).status, key);
+      page.evaluate(
+        async (k) =>
+          (
+            await fetch('/api/listKbs', {
+              method: 'POST',
+              headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' },
+              body: '{}',
+            })
+          ).status,
+        key,
+      );
     await apiKeys(page, { shot, status });
   });
 
@@ -78,10 +109,15 @@ run('web console in Chromium against ragdesk serve', () => {
     await nav(page, 'Connect an agent');
     await page.getByTestId('config-claude-desktop').waitFor();
     const http = await page.getByTestId('config-cursor-http').getByTestId('copy-value').innerText();
-    expect(JSON.parse(http)).toEqual({ mcpServers: { ragdesk: { url: `${served.url}/mcp`, headers: { Authorization: `Bearer ${served.token}` } } } });
+    expect(JSON.parse(http)).toEqual({
+      mcpServers: { ragdesk: { url: `${served.url}/mcp`, headers: { Authorization: `Bearer ${served.token}` } } },
+    });
     // The data dir arrives with the diagnostic call: poll until the config shows it.
-    const stdio = async () => JSON.parse(await page.getByTestId('config-vscode-stdio').getByTestId('copy-value').innerText()).servers.ragdesk;
-    await expect.poll(stdio, { timeout: 15_000 }).toEqual({ type: 'stdio', command: 'ragdesk', args: ['mcp', '--data-dir', path.join(dir, 'data')] });
+    const stdio = async () =>
+      JSON.parse(await page.getByTestId('config-vscode-stdio').getByTestId('copy-value').innerText()).servers.ragdesk;
+    await expect
+      .poll(stdio, { timeout: 15_000 })
+      .toEqual({ type: 'stdio', command: 'ragdesk', args: ['mcp', '--data-dir', path.join(dir, 'data')] });
     await shot('connect');
   });
 
@@ -90,7 +126,11 @@ run('web console in Chromium against ragdesk serve', () => {
     await page.getByText('No agent calls yet').waitFor();
     // An agent connects over HTTP and searches; the open page picks the calls up by itself.
     const agent = new Client({ name: 'e2e-agent', version: '1.0.0' });
-    await agent.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${served.token}` } } }));
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${served.token}` } },
+      }),
+    );
     await agent.callTool({ name: 'list_accessible_kbs', arguments: {} });
     await agent.callTool({ name: 'search_kb', arguments: { kb_id: 'handbook', query: 'customs clearance' } });
     await agent.close();

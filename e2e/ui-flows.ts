@@ -56,12 +56,19 @@ export async function dropAndPreview(page: Page, shot: Shot = noShot): Promise<v
   await preview.getByText('parser: pdf').waitFor();
 }
 
-const stagesOf = (page: Page) => page.getByTestId('upload-row').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-path')}:${r.getAttribute('data-stage')}`));
+const stagesOf = (page: Page) =>
+  page.getByTestId('upload-row').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-path')}:${r.getAttribute('data-stage')}`));
 
 export async function commitAll(page: Page, shot: Shot = noShot): Promise<void> {
   await page.getByRole('button', { name: 'Add 5 files' }).click();
   await page.getByTestId('ingest-summary').waitFor({ timeout: 90_000 });
-  expect(await stagesOf(page)).toEqual(['sample.md:done', 'sample.pdf:done', 'headings.docx:done', 'russian.docx:done', 'chinese.pdf:done']);
+  expect(await stagesOf(page)).toEqual([
+    'sample.md:done',
+    'sample.pdf:done',
+    'headings.docx:done',
+    'russian.docx:done',
+    'chinese.pdf:done',
+  ]);
   expect(await page.getByTestId('ingest-summary').innerText()).toContain('5 added');
   await expect.poll(() => page.getByTestId('documents-table').locator('tbody tr').count()).toBe(5);
   await page.getByTestId('kb-counts').getByText('5 documents').waitFor();
@@ -122,7 +129,9 @@ export async function searchAndOpen(page: Page, shot: Shot = noShot): Promise<vo
   await page.getByLabel('Filter 1 field').fill('department');
   await page.getByLabel('Filter 1 value').fill('logistics');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
-  await expect.poll(async () => [...new Set(await page.getByTestId('citation').allInnerTexts())].every((c) => c.includes('sample.md'))).toBe(true);
+  await expect
+    .poll(async () => [...new Set(await page.getByTestId('citation').allInnerTexts())].every((c) => c.includes('sample.md')))
+    .toBe(true);
 
   // Click a hit: the document opens at that chunk.
   const first = page.getByTestId('hit').first();

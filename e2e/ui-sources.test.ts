@@ -3,7 +3,16 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureModel } from '../src/core/embed/fixture-model.js';
-import { chromiumAvailable, ensureConsoleBuilt, FIXTURES, launchChromium, screenshot, startServe, tempDir, type Served } from './ui-support.js';
+import {
+  chromiumAvailable,
+  ensureConsoleBuilt,
+  FIXTURES,
+  launchChromium,
+  screenshot,
+  startServe,
+  tempDir,
+  type Served,
+} from './ui-support.js';
 
 /** The KB page's folder sources and ingestion health, in Chromium against `ragdesk serve` (which watches sources). */
 const run = chromiumAvailable() ? describe : describe.skip;
@@ -16,7 +25,11 @@ run('folder sources and ingestion health in the web console', () => {
   let page: Page;
   const pageErrors: string[] = [];
   const api = (method: string, body: unknown) =>
-    fetch(`${served.url}/api/${method}`, { method: 'POST', headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${served.url}/api/${method}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   beforeAll(async () => {
     ensureConsoleBuilt();
@@ -49,7 +62,9 @@ run('folder sources and ingestion health in the web console', () => {
     await page.getByRole('button', { name: 'Add folder' }).click();
     const row = page.getByTestId('sources-table').locator('tbody tr');
     await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
-    await expect.poll(async () => (await row.innerText()).replace(/\s+/g, ' '), { timeout: 30_000 }).toMatch(/idle watching for changes .* 3 2 0 1/i);
+    await expect
+      .poll(async () => (await row.innerText()).replace(/\s+/g, ' '), { timeout: 30_000 })
+      .toMatch(/idle watching for changes .* 3 2 0 1/i);
     // The documents table follows the sync.
     await expect.poll(() => page.getByTestId('documents-table').locator('tbody tr').count(), { timeout: 15_000 }).toBe(2);
     const health = page.getByTestId('health-table');

@@ -10,7 +10,13 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const FIXTURES = path.join(ROOT, 'src/core/parse/__fixtures__');
 export const SCREENSHOTS = path.join(ROOT, 'docs/screenshots');
 export const CHROMIUM = process.env.RAGDESK_CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+];
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -27,7 +33,11 @@ export function ensureConsoleBuilt(): void {
   const built = fs.existsSync(index) ? fs.statSync(index).mtimeMs : 0;
   const sources = Math.max(newestMtime(path.join(ROOT, 'src/renderer')), newestMtime(path.join(ROOT, 'src/shared')));
   if (built > sources) return;
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
+    cwd: ROOT,
+    stdio: 'pipe',
+    env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+  });
 }
 
 export function tempDir(prefix: string): string {
@@ -47,7 +57,11 @@ export function startServe(dataDir: string): Promise<Served> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'RAGDESK_DATA_DIR' && k !== 'RAGDESK_API_KEY') env[k] = v;
   Object.assign(env, { RAGDESK_OFFLINE: '1', HF_HUB_OFFLINE: '1', RAGDESK_CONSOLE_DIR: path.join(ROOT, 'out/renderer') });
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/index.ts'), 'serve', '--data-dir', dataDir, '--port', '0'], { cwd: ROOT, env });
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'src/cli/index.ts'), 'serve', '--data-dir', dataDir, '--port', '0'],
+    { cwd: ROOT, env },
+  );
   let out = '';
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -110,7 +124,8 @@ export async function dropFiles(page: Page, selector: string, files: DropFile[])
       const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
       dt.items.add(new File([bytes], f.name, { type: f.type ?? '' }));
     }
-    for (const type of ['dragenter', 'dragover', 'drop']) el.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+    for (const type of ['dragenter', 'dragover', 'drop'])
+      el.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
   }, files);
 }
 

@@ -6,7 +6,11 @@ import path from 'node:path';
  * checked by the layer they land in, so no path trick gets around it.
  */
 export const LAYERS = {
-  shared: { may: [], banned: [/^node:/, /^electron/, /^react/, /^@mantine\//, /^@modelcontextprotocol\//, /^@lancedb\//, /^@huggingface\//], onlyPackages: ['zod'] },
+  shared: {
+    may: [],
+    banned: [/^node:/, /^electron/, /^react/, /^@mantine\//, /^@modelcontextprotocol\//, /^@lancedb\//, /^@huggingface\//],
+    onlyPackages: ['zod'],
+  },
   core: { may: ['shared'], banned: [/^electron/, /^react/, /^@mantine\//, /^@modelcontextprotocol\//] },
   mcp: { may: ['shared', 'core'], banned: [/^electron/, /^react/, /^@mantine\//] },
   http: { may: ['shared', 'core', 'mcp'], banned: [/^electron/, /^react/, /^@mantine\//] },

@@ -22,7 +22,9 @@ function lint(file: string, code: string): string[] {
 describe('the layer rule (DESIGN.md: imports point down only)', () => {
   it('rejects upward imports, however the path is written', () => {
     expect(lint('src/core/services/x.ts', "import { y } from '../../mcp/server.js';")[0]).toMatch(/"core" may not import from layer "mcp"/);
-    expect(lint('src/renderer/screens/x.ts', "import { Core } from '../../core/core.js';")[0]).toMatch(/"renderer" may not import from layer "core"/);
+    expect(lint('src/renderer/screens/x.ts', "import { Core } from '../../core/core.js';")[0]).toMatch(
+      /"renderer" may not import from layer "core"/,
+    );
     expect(lint('src/shared/x.ts', "export * from '../cli/program.js';")[0]).toMatch(/"shared" may not import/);
     expect(lint('src/preload/x.ts', "const m = await import('../main/ipc.js');")[0]).toMatch(/"preload" may not import from layer "main"/);
   });
@@ -35,7 +37,9 @@ describe('the layer rule (DESIGN.md: imports point down only)', () => {
 
   it('allows imports that point down', () => {
     expect(lint('src/mcp/x.ts', "import { Core } from '../core/core.js';\nimport { z } from 'zod';")).toEqual([]);
-    expect(lint('src/renderer/x.ts', "import type { Hit } from '../shared/contract/index.js';\nimport { Button } from '@mantine/core';")).toEqual([]);
+    expect(
+      lint('src/renderer/x.ts', "import type { Hit } from '../shared/contract/index.js';\nimport { Button } from '@mantine/core';"),
+    ).toEqual([]);
     expect(lint('src/shared/x.ts', "import { z } from 'zod';\nimport { RagError } from './errors.js';")).toEqual([]);
   });
 });

@@ -38,7 +38,20 @@ if (list.status === 0) {
   const kbs = JSON.parse(list.stdout || '[]');
   if (!kbs.some((k) => k.kb_id === 'sample')) {
     console.error('ragdesk: loading the sample knowledge base from rag_data/ …');
-    run(['kb', 'create', 'sample', '--name', 'Sample: Harbor Line Trading', '--description', 'Sample KB shipped with ragdesk (en/ru/zh)', '--languages', 'en,ru,zh'], { quiet: true });
+    run(
+      [
+        'kb',
+        'create',
+        'sample',
+        '--name',
+        'Sample: Harbor Line Trading',
+        '--description',
+        'Sample KB shipped with ragdesk (en/ru/zh)',
+        '--languages',
+        'en,ru,zh',
+      ],
+      { quiet: true },
+    );
     run(['add', path.join(root, 'rag_data'), '--kb', 'sample', '--exclude', '**/README.md']);
   }
 } else if (!/busy/.test(list.stdout + list.stderr)) {

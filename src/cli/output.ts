@@ -22,7 +22,8 @@ export function printTable(rows: Array<Record<string, unknown>>, columns: string
   if (rows.length === 0) return;
   const cell = (v: unknown) => (v === undefined || v === null ? '' : String(v)).replace(/\s+/g, ' ');
   const widths = columns.map((c) => Math.min(60, Math.max(c.length, ...rows.map((r) => cell(r[c]).length))));
-  const fmt = (vals: string[]) => vals.map((v, i) => (v.length > widths[i]! ? `${v.slice(0, widths[i]! - 1)}…` : v.padEnd(widths[i]!))).join('  ');
+  const fmt = (vals: string[]) =>
+    vals.map((v, i) => (v.length > widths[i]! ? `${v.slice(0, widths[i]! - 1)}…` : v.padEnd(widths[i]!))).join('  ');
   printLine(fmt(columns.map((c) => c.toUpperCase())));
   for (const r of rows) printLine(fmt(columns.map((c) => cell(r[c]))));
 }

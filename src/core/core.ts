@@ -81,7 +81,11 @@ export class Core {
       const opts: CoreOptions = { ...DEFAULT_OPTIONS, ...stripUndefined(options), dataDir: paths.root };
       const models =
         options.models ??
-        createModelManager({ dataDir: paths.root, allowDownload: opts.allowDownload, ...(options.workerPath ? { workerPath: options.workerPath } : {}) });
+        createModelManager({
+          dataDir: paths.root,
+          allowDownload: opts.allowDownload,
+          ...(options.workerPath ? { workerPath: options.workerPath } : {}),
+        });
       const ctx: CoreContext = { store, models, options: opts, events: new EventEmitter<{ ingest: [IngestEvent] }>() };
       const core = new Core(ctx, lock, !options.models);
       if (options.watchSources) void core.sources.start();
@@ -110,13 +114,19 @@ export class Core {
    * and resume interrupted model changes.
    */
   warmUp(): void {
-    const models = new Set(this.ctx.store.registry.list().filter((kb) => kb.enabled).map((kb) => kb.embedding_model));
+    const models = new Set(
+      this.ctx.store.registry
+        .list()
+        .filter((kb) => kb.enabled)
+        .map((kb) => kb.embedding_model),
+    );
     for (const model of models) {
       this.ctx.models.peekEmbedder(model);
       void this.ctx.models
         .getEmbedder(model, { allowDownload: this.ctx.options.allowDownload })
         .then(async (embedder) => {
-          for (const kb of this.ctx.store.registry.list().filter((k) => k.embedding_model === model)) await backfillVectors(this.ctx, kb.kb_id, embedder);
+          for (const kb of this.ctx.store.registry.list().filter((k) => k.embedding_model === model))
+            await backfillVectors(this.ctx, kb.kb_id, embedder);
         })
         .catch(() => undefined);
     }
@@ -223,7 +233,8 @@ function checkKbAccess(scope: CallerScope, kind: 'read' | 'write' | 'admin', inp
     if (Array.isArray(o.kb_ids)) for (const id of o.kb_ids) if (typeof id === 'string') ids.add(id);
   }
   for (const id of ids) {
-    if (!scope.read?.has(id) && !scope.write?.has(id)) throw new RagError('kb_not_found', `knowledge base "${id}" not found`, { details: { kb_id: id } });
+    if (!scope.read?.has(id) && !scope.write?.has(id))
+      throw new RagError('kb_not_found', `knowledge base "${id}" not found`, { details: { kb_id: id } });
     if (kind === 'write' && !scope.write?.has(id)) throw new RagError('permission_denied', `this key may not write to "${id}"`);
     if (kind === 'read' && !scope.read?.has(id)) throw new RagError('permission_denied', `this key may not read "${id}"`);
   }

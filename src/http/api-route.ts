@@ -30,13 +30,26 @@ export const STATUS_OF: Record<ErrorCode, number> = {
  */
 function ownerOnly(method: MethodName, input: unknown): boolean {
   if (method === 'addFile') return true;
-  return method === 'preview' && typeof input === 'object' && input !== null && 'path' in input && (input as { path?: unknown }).path !== undefined;
+  return (
+    method === 'preview' &&
+    typeof input === 'object' &&
+    input !== null &&
+    'path' in input &&
+    (input as { path?: unknown }).path !== undefined
+  );
 }
 
 const isMethod = (name: string): name is MethodName => Object.hasOwn(contract, name);
 
 /** `POST /api/:method`: the contract over HTTP, generated from its list, with the caller's rights. */
-export async function handleApi(req: IncomingMessage, res: ServerResponse, method: string, principal: Principal, core: Core, metrics?: Metrics): Promise<void> {
+export async function handleApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  principal: Principal,
+  core: Core,
+  metrics?: Metrics,
+): Promise<void> {
   if (!isMethod(method)) return sendError(res, 404, 'invalid_parameter', `unknown method "${method}"`);
   if (req.method !== 'POST') return sendError(res, 405, 'invalid_parameter', 'use POST with a JSON body', { Allow: 'POST' });
   const started = performance.now();
@@ -44,7 +57,8 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, metho
   try {
     const input = await readJson(req, API_BODY_LIMIT);
     const scope = scopeOf(principal, () => core.ctx.store.registry.list().map((kb) => kb.kb_id));
-    if (!scope.admin && ownerOnly(method, input)) throw new RagError('permission_denied', `${method} with a server-side path needs the owner's rights`);
+    if (!scope.admin && ownerOnly(method, input))
+      throw new RagError('permission_denied', `${method} with a server-side path needs the owner's rights`);
     const client: RagClient = scope.admin ? core.client : core.clientFor(scope);
     const fn = client[method] as (input: unknown) => Promise<unknown>;
     const output = await fn(input);

@@ -43,11 +43,23 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     return;
   }
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store', ...headers });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
   res.end(text);
 }
 
 /** `{error: {code, message}}`, the shape every non-MCP route uses for failures. */
-export function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}, details?: Record<string, unknown>): void {
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+  details?: Record<string, unknown>,
+): void {
   sendJson(res, status, { error: { code, message, ...(details ? { details } : {}) } }, headers);
 }

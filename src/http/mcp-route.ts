@@ -69,7 +69,13 @@ export class McpRoute {
     const { core, metrics, activity, logger } = this.options;
     return createMcpServer({
       backend: async () => new LocalBackend({ core: () => core, principal }),
-      onCall: callRecorder({ ...(metrics ? { metrics } : {}), ...(activity ? { activity } : {}), ...(logger ? { logger } : {}), transport: 'http', keyName: () => principal().name }),
+      onCall: callRecorder({
+        ...(metrics ? { metrics } : {}),
+        ...(activity ? { activity } : {}),
+        ...(logger ? { logger } : {}),
+        transport: 'http',
+        keyName: () => principal().name,
+      }),
     });
   }
 

@@ -39,13 +39,19 @@ afterAll(async () => {
 });
 
 async function connect(base: string, token: string) {
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
   const client = new Client({ name: 'http-unit', version: '1.0.0' });
   await client.connect(transport);
   return { client, transport };
 }
 
-function rawGet(port: number, pathname: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown> }> {
+function rawGet(
+  port: number,
+  pathname: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: pathname, headers }, (res) => {
       res.resume();
@@ -69,7 +75,12 @@ describe('HTTP server (in process, real sockets, the SDK client)', () => {
     expect(sessions.mcp.sessionCount).toBe(0);
     const again = await fetch(`${sessions.url}/mcp`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${OWNER_TOKEN}`, 'Mcp-Session-Id': sid, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      headers: {
+        Authorization: `Bearer ${OWNER_TOKEN}`,
+        'Mcp-Session-Id': sid,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(again.status).toBe(404);
@@ -94,7 +105,12 @@ describe('HTTP server (in process, real sockets, the SDK client)', () => {
     try {
       const res = await fetch(`${sessions.url}/mcp`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${key}`, 'Mcp-Session-Id': transport.sessionId!, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        headers: {
+          Authorization: `Bearer ${key}`,
+          'Mcp-Session-Id': transport.sessionId!,
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       expect(res.status).toBe(404);
@@ -119,7 +135,11 @@ describe('HTTP server (in process, real sockets, the SDK client)', () => {
     expect(statuses).toContain(429);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     for (let i = 0; i < 10; i++) {
-      const res = await fetch(`${sessions.url}/api/listKbs`, { method: 'POST', headers: { Authorization: `Bearer ${OWNER_TOKEN}` }, body: '{}' });
+      const res = await fetch(`${sessions.url}/api/listKbs`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${OWNER_TOKEN}` },
+        body: '{}',
+      });
       expect(res.status).toBe(200);
     }
   });
@@ -131,7 +151,10 @@ describe('HTTP server (in process, real sockets, the SDK client)', () => {
     expect((await rawGet(sessions.port, '/', { Host: `rebind.attacker.example:${sessions.port}` })).status).toBe(403);
     const foreign = await fetch(`${sessions.url}/api/listKbs`, { method: 'OPTIONS', headers: { Origin: 'https://attacker.example' } });
     expect(foreign.status).toBe(403);
-    const own = await fetch(`${sessions.url}/api/listKbs`, { method: 'OPTIONS', headers: { Origin: sessions.url, 'Access-Control-Request-Method': 'POST' } });
+    const own = await fetch(`${sessions.url}/api/listKbs`, {
+      method: 'OPTIONS',
+      headers: { Origin: sessions.url, 'Access-Control-Request-Method': 'POST' },
+    });
     expect(own.status).toBe(204);
     expect(own.headers.get('access-control-allow-origin')).toBe(sessions.url);
     expect(own.headers.get('access-control-allow-origin')).not.toBe('*');
@@ -157,17 +180,29 @@ describe('HTTP server (in process, real sockets, the SDK client)', () => {
 
   it('keeps the hand-over endpoint to the owner, and a server refuses it', async () => {
     const { key } = keys.create({ name: 'not-owner', read: '*' });
-    expect((await fetch(`${sessions.url}/internal/handover`, { method: 'POST', headers: { Authorization: `Bearer ${key}` } })).status).toBe(403);
-    expect((await fetch(`${sessions.url}/internal/handover`, { method: 'POST', headers: { Authorization: `Bearer ${OWNER_TOKEN}` } })).status).toBe(409);
+    expect((await fetch(`${sessions.url}/internal/handover`, { method: 'POST', headers: { Authorization: `Bearer ${key}` } })).status).toBe(
+      403,
+    );
+    expect(
+      (await fetch(`${sessions.url}/internal/handover`, { method: 'POST', headers: { Authorization: `Bearer ${OWNER_TOKEN}` } })).status,
+    ).toBe(409);
   });
 
   it('rejects bodies that are not JSON and methods that are not POST on /api', async () => {
-    const bad = await fetch(`${sessions.url}/api/listKbs`, { method: 'POST', headers: { Authorization: `Bearer ${OWNER_TOKEN}` }, body: '{nope' });
+    const bad = await fetch(`${sessions.url}/api/listKbs`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${OWNER_TOKEN}` },
+      body: '{nope',
+    });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { code: 'invalid_parameter' } });
     const get = await fetch(`${sessions.url}/api/listKbs`, { headers: { Authorization: `Bearer ${OWNER_TOKEN}` } });
     expect(get.status).toBe(405);
-    const kb = await fetch(`${sessions.url}/api/createKb`, { method: 'POST', headers: { Authorization: `Bearer ${OWNER_TOKEN}` }, body: JSON.stringify({ kb_id: 'made-over-http', embedding_model: fx.modelDir }) });
+    const kb = await fetch(`${sessions.url}/api/createKb`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${OWNER_TOKEN}` },
+      body: JSON.stringify({ kb_id: 'made-over-http', embedding_model: fx.modelDir }),
+    });
     expect(kb.status).toBe(200);
     expect(await kb.json()).toMatchObject({ kb_id: 'made-over-http' });
   });
@@ -176,7 +211,12 @@ describe('HTTP server (in process, real sockets, the SDK client)', () => {
 describe('declaresSampling', () => {
   it('reads the sampling capability from an initialize message or batch', async () => {
     const { declaresSampling } = await import('./mcp-route.js');
-    const init = (capabilities: object) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'c', version: '1' } } });
+    const init = (capabilities: object) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'c', version: '1' } },
+    });
     expect(declaresSampling(init({ sampling: {} }))).toBe(true);
     expect(declaresSampling(init({}))).toBe(false);
     expect(declaresSampling([init({ sampling: {} })])).toBe(true);

@@ -73,7 +73,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const keys = options.keys ?? keyStoreFor(dataPaths(core.dataDir).keys);
   const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
   const mcp = new McpRoute({
-    core, metrics,
+    core,
+    metrics,
     ...(options.stateless ? { stateless: true } : {}),
     ...(options.activity ? { activity: options.activity } : {}),
     ...(logger ? { logger } : {}),
@@ -86,7 +87,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   function authorize(req: IncomingMessage, res: ServerResponse, limited: boolean): Principal | undefined {
     const principal = authenticate(req, options.ownerToken, keys);
     if (!principal) {
-      sendError(res, 401, 'permission_denied', 'missing or invalid API key: send Authorization: Bearer <key>', { 'WWW-Authenticate': 'Bearer realm="ragdesk"' });
+      sendError(res, 401, 'permission_denied', 'missing or invalid API key: send Authorization: Bearer <key>', {
+        'WWW-Authenticate': 'Bearer realm="ragdesk"',
+      });
       return undefined;
     }
     if (limited && limiter && principal.kind === 'key') {
@@ -109,7 +112,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     });
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     // DNS-rebinding protection: a page on evil.example resolving to 127.0.0.1 still sends Host: evil.example.
-    if (!hosts.has(String(req.headers.host ?? '').toLowerCase())) return sendError(res, 403, 'permission_denied', 'Host header not allowed');
+    if (!hosts.has(String(req.headers.host ?? '').toLowerCase()))
+      return sendError(res, 403, 'permission_denied', 'Host header not allowed');
     const origin = req.headers.origin;
     if (origin !== undefined) {
       if (!origins.has(origin.toLowerCase())) return sendError(res, 403, 'permission_denied', 'Origin not allowed');
@@ -118,11 +122,21 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       res.setHeader('Access-Control-Expose-Headers', 'mcp-session-id, retry-after');
     }
     if (req.method === 'OPTIONS') {
-      res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS', 'Access-Control-Allow-Headers': CORS_HEADERS, 'Access-Control-Max-Age': '600' });
+      res.writeHead(204, {
+        'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
+        'Access-Control-Allow-Headers': CORS_HEADERS,
+        'Access-Control-Max-Age': '600',
+      });
       return void res.end();
     }
     if (route === '/health') {
-      return sendJson(res, 200, { status: 'ok', version: RAGDESK_VERSION, pid: process.pid, uptime_s: Math.round((Date.now() - metrics.started) / 1000), mcp_sessions: mcp.sessionCount });
+      return sendJson(res, 200, {
+        status: 'ok',
+        version: RAGDESK_VERSION,
+        pid: process.pid,
+        uptime_s: Math.round((Date.now() - metrics.started) / 1000),
+        mcp_sessions: mcp.sessionCount,
+      });
     }
     if (route === '/metrics') {
       if (!authorize(req, res, false)) return;
@@ -143,7 +157,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (route === '/internal/handover') {
       const principal = authorize(req, res, false);
       if (!principal) return;
-      if (principal.kind !== 'owner' || req.method !== 'POST') return sendError(res, 403, 'permission_denied', 'only the owner may ask for the data dir');
+      if (principal.kind !== 'owner' || req.method !== 'POST')
+        return sendError(res, 403, 'permission_denied', 'only the owner may ask for the data dir');
       if (!options.onHandover) return sendError(res, 409, 'busy', 'this ragdesk process keeps the data dir (it is a server)');
       sendJson(res, 202, { releasing: true, pid: process.pid });
       res.on('finish', () => options.onHandover?.());
@@ -177,7 +192,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : hostForUrl(host);
   logger?.info({ host, port }, 'http server listening');
   return {
-    server, host, port, metrics, mcp,
+    server,
+    host,
+    port,
+    metrics,
+    mcp,
     url: `http://${urlHost}:${port}`,
     async close() {
       await mcp.close();

@@ -33,7 +33,12 @@ export interface LoginItemApi {
  * Launch at login, started with `--hidden` (the app then stays in the tray when "start hidden" is on):
  * Electron's login items on macOS and Windows, an XDG autostart file on Linux.
  */
-export function applyLaunchAtLogin(app: LoginItemApi, enabled: boolean, launch: { command: string; args: string[] }, platform: NodeJS.Platform = process.platform): void {
+export function applyLaunchAtLogin(
+  app: LoginItemApi,
+  enabled: boolean,
+  launch: { command: string; args: string[] },
+  platform: NodeJS.Platform = process.platform,
+): void {
   if (platform === 'linux') {
     const file = linuxAutostartPath();
     if (enabled) {

@@ -39,7 +39,14 @@ export class AppController {
     const dataDir = resolveDataDir(s.dataDir || undefined);
     // A `ragdesk mcp` started earlier by an agent hands the data dir over and becomes a bridge to this app.
     const core = await openTakingOver(
-      () => Core.open({ dataDir, defaultModel: s.embeddingModel, workerPath: paths.embedWorker, allowDownload: process.env.RAGDESK_OFFLINE !== '1', watchSources: true }),
+      () =>
+        Core.open({
+          dataDir,
+          defaultModel: s.embeddingModel,
+          workerPath: paths.embedWorker,
+          allowDownload: process.env.RAGDESK_OFFLINE !== '1',
+          watchSources: true,
+        }),
       dataPaths(dataDir).lock,
     );
     const activity = activityLogFor(dataPaths(dataDir).activity);
@@ -112,7 +119,11 @@ export class AppController {
   /** The stdio command names the data dir unless it is the default one an MCP client's process would find itself. */
   private stdio() {
     const custom = path.resolve(this.opened.dataDir) !== path.resolve(defaultDataDir());
-    return stdioCommand({ execPath: process.execPath, mainEntry: this.paths.mainEntry, ...(custom ? { dataDir: this.opened.dataDir } : {}) });
+    return stdioCommand({
+      execPath: process.execPath,
+      mainEntry: this.paths.mainEntry,
+      ...(custom ? { dataDir: this.opened.dataDir } : {}),
+    });
   }
 
   private async onTray(action: TrayAction): Promise<void> {

@@ -37,7 +37,12 @@ export async function startDesktop(args: DesktopArgs): Promise<void> {
     controller = await AppController.open(settings, paths);
   } catch (err) {
     const env = toErrorEnvelope(err);
-    dialog.showErrorBox('ragdesk cannot start', env.code === 'busy' ? `${env.message}\n\nQuit the other ragdesk (for example \`ragdesk serve\`) and start the app again.` : env.message);
+    dialog.showErrorBox(
+      'ragdesk cannot start',
+      env.code === 'busy'
+        ? `${env.message}\n\nQuit the other ragdesk (for example \`ragdesk serve\`) and start the app again.`
+        : env.message,
+    );
     app.exit(1);
     return;
   }

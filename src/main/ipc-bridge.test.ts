@@ -94,8 +94,14 @@ describe('IPC bridge', () => {
     const bridge = createIpcBridge({ client, desktop });
     expect(await bridge('getSettings', {})).toEqual({ ok: true, result: DEFAULT_APP_SETTINGS });
     expect(await bridge('updateSettings', { theme: 'neon' })).toMatchObject({ ok: false, error: { code: 'invalid_parameter' } });
-    expect(await bridge('updateSettings', { server: { enabled: true, port: 99999 } })).toMatchObject({ ok: false, error: { code: 'invalid_parameter' } });
-    expect(await bridge('updateSettings', { dataDir: '/x', nodeIntegration: true })).toMatchObject({ ok: false, error: { code: 'invalid_parameter' } });
+    expect(await bridge('updateSettings', { server: { enabled: true, port: 99999 } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_parameter' },
+    });
+    expect(await bridge('updateSettings', { dataDir: '/x', nodeIntegration: true })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_parameter' },
+    });
     expect(updateSettings).not.toHaveBeenCalled();
     expect(await bridge('updateSettings', { theme: 'dark' })).toMatchObject({ ok: true, result: { theme: 'dark' } });
   });

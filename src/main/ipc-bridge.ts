@@ -5,7 +5,9 @@ import { RagError, toErrorEnvelope } from '../shared/errors.js';
 
 /** Handlers of the desktop-only operations (settings, server status); each gets input already validated. */
 export type DesktopHandlers = {
-  [M in DesktopMethodName]: (input: z.output<(typeof desktopContract)[M]['input']>) => Promise<z.input<(typeof desktopContract)[M]['output']>>;
+  [M in DesktopMethodName]: (
+    input: z.output<(typeof desktopContract)[M]['input']>,
+  ) => Promise<z.input<(typeof desktopContract)[M]['output']>>;
 };
 
 export interface IpcBridgeOptions {
@@ -34,7 +36,8 @@ export function createIpcBridge(options: IpcBridgeOptions): (method: unknown, in
       if (Object.hasOwn(contract, method)) {
         const name = method as MethodName;
         const parsed = contract[name].input.safeParse(input ?? {});
-        if (!parsed.success) throw new RagError('invalid_parameter', `${name}: ${describeIssues(parsed.error)}`, { details: { method: name } });
+        if (!parsed.success)
+          throw new RagError('invalid_parameter', `${name}: ${describeIssues(parsed.error)}`, { details: { method: name } });
         const fn = options.client[name] as (input: unknown) => Promise<unknown>;
         return { ok: true, result: await fn(parsed.data) };
       }
@@ -42,7 +45,8 @@ export function createIpcBridge(options: IpcBridgeOptions): (method: unknown, in
         const name = method as DesktopMethodName;
         const spec = desktopContract[name];
         const parsed = spec.input.safeParse(input ?? {});
-        if (!parsed.success) throw new RagError('invalid_parameter', `${name}: ${describeIssues(parsed.error)}`, { details: { method: name } });
+        if (!parsed.success)
+          throw new RagError('invalid_parameter', `${name}: ${describeIssues(parsed.error)}`, { details: { method: name } });
         const fn = options.desktop[name] as (input: unknown) => Promise<unknown>;
         return { ok: true, result: spec.output.parse(await fn(parsed.data)) };
       }

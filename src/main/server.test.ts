@@ -29,7 +29,11 @@ describe('the app’s local server', () => {
     const port = Number(new URL(status.url!).port);
     expect(readLock(path.join(dir, 'ragdesk.lock'))?.port).toBe(port);
     expect((await fetch(`${status.url}/health`)).status).toBe(200);
-    const api = await fetch(`${status.url}/api/listKbs`, { method: 'POST', headers: { authorization: `Bearer ${core.lock!.info.token}`, 'content-type': 'application/json' }, body: '{}' });
+    const api = await fetch(`${status.url}/api/listKbs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${core.lock!.info.token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(await api.json()).toEqual([]);
   });
 

@@ -21,7 +21,11 @@ describe('SettingsStore', () => {
 
   it('validates updates with the schema and keeps the rest', () => {
     const store = open();
-    const next = store.update({ theme: 'dark', server: { enabled: false, port: 8123 }, chunking: { strategy: 'sentence', chunk_size: 300, chunk_overlap: 20 } });
+    const next = store.update({
+      theme: 'dark',
+      server: { enabled: false, port: 8123 },
+      chunking: { strategy: 'sentence', chunk_size: 300, chunk_overlap: 20 },
+    });
     expect(next).toMatchObject({ theme: 'dark', server: { enabled: false, port: 8123 }, closeToTray: true });
     expect(() => store.update({ chunking: { strategy: 'sentence', chunk_size: 100, chunk_overlap: 200 } })).toThrow(/chunk_overlap/);
     expect(() => store.update({ theme: 'neon' as never })).toThrow();
@@ -29,6 +33,10 @@ describe('SettingsStore', () => {
   });
 
   it('is the same file the CLI reads through conf', () => {
-    expect(readAppSettings({ cwd: dir })).toMatchObject({ theme: 'dark', server: { enabled: false, port: 8123 }, chunking: { strategy: 'sentence', chunk_size: 300, chunk_overlap: 20 } });
+    expect(readAppSettings({ cwd: dir })).toMatchObject({
+      theme: 'dark',
+      server: { enabled: false, port: 8123 },
+      chunking: { strategy: 'sentence', chunk_size: 300, chunk_overlap: 20 },
+    });
   });
 });

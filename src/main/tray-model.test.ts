@@ -8,13 +8,21 @@ const base: TrayState = {
   indexingPaused: false,
 };
 
-const action = (items: TrayItem[], id: string) => items.find((i) => i.kind === 'action' && i.id === id) as Extract<TrayItem, { kind: 'action' }> | undefined;
-const label = (items: TrayItem[], id: string) => items.find((i) => i.kind === 'label' && i.id === id) as Extract<TrayItem, { kind: 'label' }> | undefined;
+const action = (items: TrayItem[], id: string) =>
+  items.find((i) => i.kind === 'action' && i.id === id) as Extract<TrayItem, { kind: 'action' }> | undefined;
+const label = (items: TrayItem[], id: string) =>
+  items.find((i) => i.kind === 'label' && i.id === id) as Extract<TrayItem, { kind: 'label' }> | undefined;
 
 describe('tray menu model', () => {
   it('has open, server status with URL, copy MCP config, pause and quit', () => {
     const items = buildTrayMenu(base);
-    expect(items.filter((i) => i.kind === 'action').map((i) => (i as { id: string }).id)).toEqual(['open', 'copy-url', 'copy-mcp-config', 'toggle-pause', 'quit']);
+    expect(items.filter((i) => i.kind === 'action').map((i) => (i as { id: string }).id)).toEqual([
+      'open',
+      'copy-url',
+      'copy-mcp-config',
+      'toggle-pause',
+      'quit',
+    ]);
     expect(label(items, 'server-status')?.label).toBe('Server running at http://127.0.0.1:7300');
     expect(action(items, 'copy-url')?.enabled).toBe(true);
     expect(action(items, 'toggle-pause')?.label).toBe('Pause indexing');
@@ -42,7 +50,15 @@ describe('tray menu model', () => {
   });
 
   it('shows a server error, shortened, and an error icon', () => {
-    const err = { ...base, server: { enabled: true, running: false, url: null, error: `listen EADDRINUSE: address already in use 127.0.0.1:7300 ${'x'.repeat(80)}` } };
+    const err = {
+      ...base,
+      server: {
+        enabled: true,
+        running: false,
+        url: null,
+        error: `listen EADDRINUSE: address already in use 127.0.0.1:7300 ${'x'.repeat(80)}`,
+      },
+    };
     const status = label(buildTrayMenu(err), 'server-status')!.label;
     expect(status.startsWith('Server stopped: listen EADDRINUSE')).toBe(true);
     expect(status.length).toBeLessThan(80);

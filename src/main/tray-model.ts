@@ -36,10 +36,20 @@ export function buildTrayMenu(state: TrayState): TrayItem[] {
     { kind: 'separator' },
   ];
   if (state.activeIngests && state.activeIngests > 0 && !state.indexingPaused) {
-    items.push({ kind: 'label', id: 'ingest-status', label: `Indexing ${state.activeIngests} document${state.activeIngests === 1 ? '' : 's'}…` });
+    items.push({
+      kind: 'label',
+      id: 'ingest-status',
+      label: `Indexing ${state.activeIngests} document${state.activeIngests === 1 ? '' : 's'}…`,
+    });
   }
   items.push(
-    { kind: 'action', id: 'toggle-pause', label: state.indexingPaused ? 'Resume indexing' : 'Pause indexing', enabled: true, checked: state.indexingPaused },
+    {
+      kind: 'action',
+      id: 'toggle-pause',
+      label: state.indexingPaused ? 'Resume indexing' : 'Pause indexing',
+      enabled: true,
+      checked: state.indexingPaused,
+    },
     { kind: 'separator' },
     { kind: 'action', id: 'quit', label: 'Quit ragdesk', enabled: true },
   );

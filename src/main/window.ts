@@ -3,7 +3,8 @@ import { pathToFileURL } from 'node:url';
 import type { AppPaths } from './app-paths.js';
 
 /** The renderer's CSP, also sent as a header (the page carries the same one in a meta tag). */
-export const RENDERER_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+export const RENDERER_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 /** Only our own page may load in a window: no navigation elsewhere, no new windows, no webviews. */
 export function hardenContents(contents: WebContents, rendererUrl: string): void {

@@ -19,7 +19,12 @@ export interface LocalBackendOptions {
 function toMcpError(err: unknown): McpError {
   if (err instanceof McpError) return err;
   const env = toErrorEnvelope(err);
-  const code = env.code === 'kb_not_found' || env.code === 'document_not_found' ? RESOURCE_NOT_FOUND : env.code === 'internal' ? ErrorCode.InternalError : ErrorCode.InvalidParams;
+  const code =
+    env.code === 'kb_not_found' || env.code === 'document_not_found'
+      ? RESOURCE_NOT_FOUND
+      : env.code === 'internal'
+        ? ErrorCode.InternalError
+        : ErrorCode.InvalidParams;
   return new McpError(code, env.message, { code: env.code });
 }
 

@@ -7,7 +7,9 @@ function esc(value: string): string {
 }
 
 function labels(pairs: Record<string, string>): string {
-  const inner = Object.entries(pairs).map(([k, v]) => `${k}="${esc(v)}"`).join(',');
+  const inner = Object.entries(pairs)
+    .map(([k, v]) => `${k}="${esc(v)}"`)
+    .join(',');
   return inner ? `{${inner}}` : '';
 }
 
@@ -56,12 +58,15 @@ export class CallMetrics {
     for (const n of names) out.push(`${p}_calls_total${labels({ [this.label]: n })} ${this.series.get(n)!.calls}`);
     out.push(`# HELP ${p}_errors_total ${this.help} calls that failed, by error code.`, `# TYPE ${p}_errors_total counter`);
     for (const n of names) {
-      for (const [code, count] of [...this.series.get(n)!.errors].sort()) out.push(`${p}_errors_total${labels({ [this.label]: n, code })} ${count}`);
+      for (const [code, count] of [...this.series.get(n)!.errors].sort())
+        out.push(`${p}_errors_total${labels({ [this.label]: n, code })} ${count}`);
     }
     out.push(`# HELP ${p}_latency_seconds ${this.help} call latency.`, `# TYPE ${p}_latency_seconds histogram`);
     for (const n of names) {
       const s = this.series.get(n)!;
-      LATENCY_BUCKETS.forEach((le, i) => out.push(`${p}_latency_seconds_bucket${labels({ [this.label]: n, le: num(le) })} ${s.buckets[i]}`));
+      LATENCY_BUCKETS.forEach((le, i) =>
+        out.push(`${p}_latency_seconds_bucket${labels({ [this.label]: n, le: num(le) })} ${s.buckets[i]}`),
+      );
       out.push(`${p}_latency_seconds_bucket${labels({ [this.label]: n, le: '+Inf' })} ${s.calls}`);
       out.push(`${p}_latency_seconds_sum${labels({ [this.label]: n })} ${num(s.sum)}`);
       out.push(`${p}_latency_seconds_count${labels({ [this.label]: n })} ${s.calls}`);
@@ -94,7 +99,8 @@ export class Metrics {
       const [route, status] = key.split('\u0000');
       out.push(`ragdesk_http_requests_total${labels({ route: route!, status: status! })} ${count}`);
     }
-    for (const [name, g] of [...this.gauges].sort()) out.push(`# HELP ${name} ${g.help}`, `# TYPE ${name} gauge`, `${name} ${num(g.read())}`);
+    for (const [name, g] of [...this.gauges].sort())
+      out.push(`# HELP ${name} ${g.help}`, `# TYPE ${name} gauge`, `${name} ${num(g.read())}`);
     out.push('# HELP ragdesk_uptime_seconds Seconds since the server started.', '# TYPE ragdesk_uptime_seconds gauge');
     out.push(`ragdesk_uptime_seconds ${num((Date.now() - this.started) / 1000)}`);
     return `${out.join('\n')}\n`;

@@ -35,7 +35,9 @@ describe('key-scoped MCP access', () => {
     const { client, close } = await clientWith(key, 'reader-client');
     try {
       const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
-      const kbs = payload<{ kbs: Array<{ kb_id: string }> }>(await call('list_accessible_kbs')).kbs.map((k) => k.kb_id).sort();
+      const kbs = payload<{ kbs: Array<{ kb_id: string }> }>(await call('list_accessible_kbs'))
+        .kbs.map((k) => k.kb_id)
+        .sort();
       expect(kbs).toEqual(['alpha', 'beta']);
       const add = await call('add_document', { kb_id: 'alpha', content: 'music song' });
       expect(add.isError).toBe(true);
@@ -53,7 +55,9 @@ describe('key-scoped MCP access', () => {
       ] as const) {
         expect(payload(await call(tool, args)), tool).toMatchObject({ code: 'kb_not_found' });
       }
-      const all = payload<{ hits: Array<{ kb_id: string }> }>(await call('search_all_accessible_kbs', { query: 'bank money report market', mode: 'fts', top_k: 50 }));
+      const all = payload<{ hits: Array<{ kb_id: string }> }>(
+        await call('search_all_accessible_kbs', { query: 'bank money report market', mode: 'fts', top_k: 50 }),
+      );
       expect(all.hits.every((h) => h.kb_id !== 'secret')).toBe(true);
       const stats = payload<{ kbs: Array<{ kb_id: string }> }>(await call('kb_stats'));
       expect(stats.kbs.map((k) => k.kb_id).sort()).toEqual(['alpha', 'beta']);
@@ -62,7 +66,9 @@ describe('key-scoped MCP access', () => {
       const { resources } = await client.listResources();
       expect(resources.some((r) => r.uri.includes('secret'))).toBe(false);
       await expect(client.readResource({ uri: 'ragdesk://kb/secret/doc/bank' })).rejects.toThrow(/not found/);
-      await expect(client.getPrompt({ name: 'summarize_document', arguments: { kb_id: 'secret', doc_id: 'bank' } })).rejects.toThrow(/not found/);
+      await expect(client.getPrompt({ name: 'summarize_document', arguments: { kb_id: 'secret', doc_id: 'bank' } })).rejects.toThrow(
+        /not found/,
+      );
     } finally {
       await close();
     }
@@ -74,8 +80,12 @@ describe('key-scoped MCP access', () => {
     try {
       const add = await client.callTool({ name: 'add_document', arguments: { kb_id: 'beta', doc_id: 'w1', content: 'закон и налог' } });
       expect(payload(add)).toMatchObject({ status: 'added' });
-      expect(payload(await client.callTool({ name: 'delete_document', arguments: { kb_id: 'beta', doc_id: 'w1' } }))).toMatchObject({ deleted: true });
-      expect(payload(await client.callTool({ name: 'add_document', arguments: { kb_id: 'alpha', content: 'x' } }))).toMatchObject({ code: 'kb_not_found' });
+      expect(payload(await client.callTool({ name: 'delete_document', arguments: { kb_id: 'beta', doc_id: 'w1' } }))).toMatchObject({
+        deleted: true,
+      });
+      expect(payload(await client.callTool({ name: 'add_document', arguments: { kb_id: 'alpha', content: 'x' } }))).toMatchObject({
+        code: 'kb_not_found',
+      });
     } finally {
       await close();
     }
@@ -83,7 +93,9 @@ describe('key-scoped MCP access', () => {
     await core.client.createKb({ kb_id: 'later', embedding_model: fx.modelDir });
     const c2 = await clientWith(everything.key);
     try {
-      const kbs = payload<{ kbs: Array<{ kb_id: string }> }>(await c2.client.callTool({ name: 'list_accessible_kbs', arguments: {} })).kbs.map((k) => k.kb_id);
+      const kbs = payload<{ kbs: Array<{ kb_id: string }> }>(
+        await c2.client.callTool({ name: 'list_accessible_kbs', arguments: {} }),
+      ).kbs.map((k) => k.kb_id);
       expect(kbs).toContain('later');
     } finally {
       await c2.close();
@@ -107,7 +119,10 @@ describe('key-scoped MCP access', () => {
     const { client, close } = await clientWith(key, 'activity-client');
     const secretText = 'TOP SECRET PAYLOAD '.repeat(20);
     try {
-      await client.callTool({ name: 'add_document', arguments: { kb_id: 'alpha', doc_id: 'act', content: secretText, metadata: { api_key: 'rdk_shouldnotappear' } } });
+      await client.callTool({
+        name: 'add_document',
+        arguments: { kb_id: 'alpha', doc_id: 'act', content: secretText, metadata: { api_key: 'rdk_shouldnotappear' } },
+      });
       await client.callTool({ name: 'search_kb', arguments: { kb_id: 'alpha', query: 'heart disease' } });
       await client.callTool({ name: 'search_kb', arguments: { kb_id: 'alpha', query: '' } });
       await client.callTool({ name: 'search_kb', arguments: { kb_id: 'alpha', query: 'x', top_k: 'many' } }).catch(() => undefined);

@@ -63,8 +63,12 @@ async function summarizePrompt(client: RagClient, kbId: string, docId: string, l
     `Summarise the document "${doc.title || doc.doc_id}" (${kbId}/${doc.doc_id}${doc.source ? `, source: ${doc.source}` : ''}) in ${words}.`,
     'Start with one sentence on what it is, then the key points as a short list; keep names, numbers and dates exact;',
     'say where each point is (section heading or page) when the text shows it. Do not add facts that are not in the document.',
-    cut ? `Only the first ${MAX_PROMPT_CHARS} of ${doc.content.length} characters are included; say that the summary covers that part.` : '',
-  ].filter(Boolean).join(' ');
+    cut
+      ? `Only the first ${MAX_PROMPT_CHARS} of ${doc.content.length} characters are included; say that the summary covers that part.`
+      : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return {
     description: `Summary of ${doc.title || doc.doc_id}`,
     messages: [
@@ -72,7 +76,11 @@ async function summarizePrompt(client: RagClient, kbId: string, docId: string, l
         role: 'user',
         content: {
           type: 'resource',
-          resource: { uri: docUri(kbId, doc.doc_id), mimeType: doc.parser === 'markdown' ? 'text/markdown' : 'text/plain', text: cut ? doc.content.slice(0, MAX_PROMPT_CHARS) : doc.content },
+          resource: {
+            uri: docUri(kbId, doc.doc_id),
+            mimeType: doc.parser === 'markdown' ? 'text/markdown' : 'text/plain',
+            text: cut ? doc.content.slice(0, MAX_PROMPT_CHARS) : doc.content,
+          },
         },
       },
       { role: 'user', content: { type: 'text', text: instructions } },

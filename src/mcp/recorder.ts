@@ -32,7 +32,16 @@ export function callRecorder(options: RecorderOptions): (record: CallRecord) => 
       error_code: errorCode,
     });
     options.logger?.info(
-      { tool: record.tool, key_name: keyName, client: record.clientName, transport: options.transport, args, hits: record.count ?? null, ms: Math.round(record.latencyMs), error_code: errorCode },
+      {
+        tool: record.tool,
+        key_name: keyName,
+        client: record.clientName,
+        transport: options.transport,
+        args,
+        hits: record.count ?? null,
+        ms: Math.round(record.latencyMs),
+        error_code: errorCode,
+      },
       'tool call',
     );
   };

@@ -1,4 +1,10 @@
-import { McpError, ErrorCode, type ListResourcesResult, type ReadResourceResult, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import {
+  McpError,
+  ErrorCode,
+  type ListResourcesResult,
+  type ReadResourceResult,
+  type ResourceTemplate,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { RagClient } from '../shared/contract/index.js';
 
 /** Resources: the KB list, each KB's info and each document's text, all limited to what the caller may read. */
@@ -32,17 +38,32 @@ const DOCS_PER_KB = 200;
 export async function listResources(client: RagClient): Promise<ListResourcesResult> {
   const kbs = await client.listKbs({});
   const resources: ListResourcesResult['resources'] = [
-    { uri: KBS_URI, name: 'knowledge-bases', title: 'Knowledge bases', description: 'Every knowledge base you can read (JSON)', mimeType: 'application/json' },
+    {
+      uri: KBS_URI,
+      name: 'knowledge-bases',
+      title: 'Knowledge bases',
+      description: 'Every knowledge base you can read (JSON)',
+      mimeType: 'application/json',
+    },
   ];
   for (const kb of kbs) {
-    resources.push({ uri: kbUri(kb.kb_id), name: `kb:${kb.kb_id}`, title: kb.name, description: kb.description || `Knowledge base ${kb.kb_id}`, mimeType: 'application/json' });
+    resources.push({
+      uri: kbUri(kb.kb_id),
+      name: `kb:${kb.kb_id}`,
+      title: kb.name,
+      description: kb.description || `Knowledge base ${kb.kb_id}`,
+      mimeType: 'application/json',
+    });
   }
   for (const kb of kbs) {
     const { documents } = await client.listDocuments({ kb_id: kb.kb_id, limit: DOCS_PER_KB });
     for (const d of documents) {
       resources.push({
-        uri: docUri(kb.kb_id, d.doc_id), name: `${kb.kb_id}/${d.doc_id}`, title: d.title || d.doc_id,
-        mimeType: 'text/plain', size: d.size,
+        uri: docUri(kb.kb_id, d.doc_id),
+        name: `${kb.kb_id}/${d.doc_id}`,
+        title: d.title || d.doc_id,
+        mimeType: 'text/plain',
+        size: d.size,
       });
     }
   }
@@ -65,7 +86,14 @@ export async function readResource(client: RagClient, uri: string): Promise<Read
   const target = parseUri(uri);
   if (target.kind === 'kbs') {
     const kbs = await client.listKbs({});
-    const brief = kbs.map((k) => ({ kb_id: k.kb_id, name: k.name, description: k.description, department: k.department, enabled: k.enabled, document_count: k.document_count }));
+    const brief = kbs.map((k) => ({
+      kb_id: k.kb_id,
+      name: k.name,
+      description: k.description,
+      department: k.department,
+      enabled: k.enabled,
+      document_count: k.document_count,
+    }));
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ kbs: brief }, null, 2) }] };
   }
   if (target.kind === 'kb') {
@@ -74,6 +102,13 @@ export async function readResource(client: RagClient, uri: string): Promise<Read
   }
   const doc = await client.getDocument({ kb_id: target.kbId, doc_id: target.docId });
   return {
-    contents: [{ uri, mimeType: doc.parser === 'markdown' ? 'text/markdown' : 'text/plain', text: doc.content, _meta: { title: doc.title, source: doc.source } }],
+    contents: [
+      {
+        uri,
+        mimeType: doc.parser === 'markdown' ? 'text/markdown' : 'text/plain',
+        text: doc.content,
+        _meta: { title: doc.title, source: doc.source },
+      },
+    ],
   };
 }

@@ -25,7 +25,10 @@ afterAll(async () => {
 const call = (name: string, args: Record<string, unknown> = {}) => pair.client.callTool({ name, arguments: args });
 
 async function expectInvalidParams(promise: Promise<unknown>): Promise<void> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(McpError);
   expect((err as McpError).code).toBe(ErrorCode.InvalidParams);
 }
@@ -59,7 +62,9 @@ describe('MCP server over the in-memory transport', () => {
   });
 
   it('searches one KB with defaults and returns citable hits', async () => {
-    const out = payload<{ hits: Array<Record<string, unknown>>; mode: string }>(await call('search_kb', { kb_id: 'alpha', query: 'heart disease blood' }));
+    const out = payload<{ hits: Array<Record<string, unknown>>; mode: string }>(
+      await call('search_kb', { kb_id: 'alpha', query: 'heart disease blood' }),
+    );
     expect(out.mode).toBe('hybrid');
     expect(out.hits.length).toBeGreaterThan(0);
     expect(out.hits.length).toBeLessThanOrEqual(5);
@@ -68,14 +73,20 @@ describe('MCP server over the in-memory transport', () => {
   });
 
   it('filters with filter_expr as an object or as text', async () => {
-    const obj = payload<{ hits: Array<{ doc_id: string }> }>(await call('search_kb', { kb_id: 'alpha', query: 'goods tax coffee heart', mode: 'fts', filter_expr: { year__gte: 2020 } }));
+    const obj = payload<{ hits: Array<{ doc_id: string }> }>(
+      await call('search_kb', { kb_id: 'alpha', query: 'goods tax coffee heart', mode: 'fts', filter_expr: { year__gte: 2020 } }),
+    );
     expect(obj.hits.map((h) => h.doc_id).sort()).toEqual(['coffee', 'heart']);
-    const text = payload<{ hits: Array<{ doc_id: string }> }>(await call('search_kb', { kb_id: 'alpha', query: 'goods tax coffee heart', mode: 'fts', filter_expr: 'source=gov' }));
+    const text = payload<{ hits: Array<{ doc_id: string }> }>(
+      await call('search_kb', { kb_id: 'alpha', query: 'goods tax coffee heart', mode: 'fts', filter_expr: 'source=gov' }),
+    );
     expect(text.hits.map((h) => h.doc_id)).toEqual(['customs']);
   });
 
   it('searches every KB and tags each hit with metadata._source_kb', async () => {
-    const out = payload<{ hits: Array<{ kb_id: string; metadata: Record<string, unknown> }> }>(await call('search_all_accessible_kbs', { query: 'customs duties goods таможенные пошлины', top_k: 10 }));
+    const out = payload<{ hits: Array<{ kb_id: string; metadata: Record<string, unknown> }> }>(
+      await call('search_all_accessible_kbs', { query: 'customs duties goods таможенные пошлины', top_k: 10 }),
+    );
     const kbs = new Set(out.hits.map((h) => h.metadata._source_kb));
     expect(kbs.has('alpha') && kbs.has('beta')).toBe(true);
     for (const h of out.hits) expect(h.metadata._source_kb).toBe(h.kb_id);
@@ -87,9 +98,13 @@ describe('MCP server over the in-memory transport', () => {
     expect((info.filterable_fields as Record<string, string>).year).toBe('number');
     const doc = payload<Record<string, unknown>>(await call('get_document', { kb_id: 'alpha', doc_id: 'heart' }));
     expect(doc.content).toContain('cardiovascular');
-    const around = payload<{ chunks: unknown[] }>(await call('get_document', { kb_id: 'alpha', doc_id: 'heart', chunk_index: 0, window: 2 }));
+    const around = payload<{ chunks: unknown[] }>(
+      await call('get_document', { kb_id: 'alpha', doc_id: 'heart', chunk_index: 0, window: 2 }),
+    );
     expect(around.chunks).toHaveLength(1);
-    const list = payload<{ total: number; documents: Array<{ doc_id: string }> }>(await call('list_documents', { kb_id: 'alpha', limit: 2 }));
+    const list = payload<{ total: number; documents: Array<{ doc_id: string }> }>(
+      await call('list_documents', { kb_id: 'alpha', limit: 2 }),
+    );
     expect(list.total).toBe(3);
     expect(list.documents).toHaveLength(2);
     const stats = payload<{ kbs: Array<{ kb_id: string; documents: number }> }>(await call('kb_stats'));
@@ -100,14 +115,33 @@ describe('MCP server over the in-memory transport', () => {
   });
 
   it('adds one-chunk and chunked documents, a batch, and deletes', async () => {
-    const one = payload<{ status: string; chunk_count: number }>(await call('add_document', { kb_id: 'alpha', doc_id: 'note', title: 'Note', content: 'A short note about the river and the sea. '.repeat(40) }));
+    const one = payload<{ status: string; chunk_count: number }>(
+      await call('add_document', {
+        kb_id: 'alpha',
+        doc_id: 'note',
+        title: 'Note',
+        content: 'A short note about the river and the sea. '.repeat(40),
+      }),
+    );
     expect(one).toMatchObject({ status: 'added', chunk_count: 1 });
     const chunked = payload<{ chunk_count: number }>(
-      await call('add_document_chunked', { kb_id: 'alpha', doc_id: 'long', content: 'The forest has many trees and birds. '.repeat(80), parser_config: { strategy: 'token', chunk_size: 32, chunk_overlap: 4 } }),
+      await call('add_document_chunked', {
+        kb_id: 'alpha',
+        doc_id: 'long',
+        content: 'The forest has many trees and birds. '.repeat(80),
+        parser_config: { strategy: 'token', chunk_size: 32, chunk_overlap: 4 },
+      }),
     );
     expect(chunked.chunk_count).toBeGreaterThan(3);
     const batch = payload<{ results: Array<{ ok: boolean; error?: { code: string } }>; added: number; failed: number }>(
-      await call('add_documents_batch', { kb_id: 'alpha', documents: [{ doc_id: 'b1', content: 'music and song' }, { doc_id: 'b2', content: '' }, { doc_id: 'b3', content: 'football team win' }] }),
+      await call('add_documents_batch', {
+        kb_id: 'alpha',
+        documents: [
+          { doc_id: 'b1', content: 'music and song' },
+          { doc_id: 'b2', content: '' },
+          { doc_id: 'b3', content: 'football team win' },
+        ],
+      }),
     );
     expect(batch.added).toBe(2);
     expect(batch.failed).toBe(1);
@@ -127,14 +161,20 @@ describe('MCP server over the in-memory transport', () => {
     expect(out.method).toBe('extractive');
     expect(out.answer).toMatch(/\[\d\]/);
     expect(out.sources[0]!.n).toBe(1);
-    const none = payload<{ not_found: boolean; sources: unknown[] }>(await call('ask_knowledge_base', { question: 'zzzz qqqq', kb_id: 'alpha' }));
+    const none = payload<{ not_found: boolean; sources: unknown[] }>(
+      await call('ask_knowledge_base', { question: 'zzzz qqqq', kb_id: 'alpha' }),
+    );
     expect(none).toMatchObject({ not_found: true, sources: [] });
   });
 
   it('asks through MCP sampling when the client supports it', async () => {
-    const sampler = await memoryClient(core, { sampling: (text) => `Sampled answer [1] (${text.includes('[1]') ? 'with sources' : 'no sources'})` });
+    const sampler = await memoryClient(core, {
+      sampling: (text) => `Sampled answer [1] (${text.includes('[1]') ? 'with sources' : 'no sources'})`,
+    });
     try {
-      const out = payload<{ answer: string; method: string }>(await sampler.client.callTool({ name: 'ask_knowledge_base', arguments: { question: 'heart disease', kb_id: 'all' } }));
+      const out = payload<{ answer: string; method: string }>(
+        await sampler.client.callTool({ name: 'ask_knowledge_base', arguments: { question: 'heart disease', kb_id: 'all' } }),
+      );
       expect(out).toMatchObject({ method: 'sampling', answer: 'Sampled answer [1] (with sources)' });
     } finally {
       await sampler.close();
@@ -156,7 +196,11 @@ describe('MCP server over the in-memory transport', () => {
       ['add_document', { kb_id: 'alpha', content: '' }, 'invalid_parameter'],
       ['list_documents', { kb_id: 'alpha', limit: 0 }, 'invalid_parameter'],
       ['list_documents', { kb_id: 'alpha', limit: 1001 }, 'invalid_parameter'],
-      ['add_documents_batch', { kb_id: 'alpha', documents: Array.from({ length: 501 }, (_, i) => ({ content: `doc ${i}` })) }, 'invalid_parameter'],
+      [
+        'add_documents_batch',
+        { kb_id: 'alpha', documents: Array.from({ length: 501 }, (_, i) => ({ content: `doc ${i}` })) },
+        'invalid_parameter',
+      ],
     ];
     for (const [tool, args, code] of cases) {
       const res = await call(tool, args);

@@ -130,14 +130,23 @@ function callInfo(mcp: McpServer, extra: Extra): CallInfo {
 export function createMcpServer(options: McpServerOptions): McpServer {
   const mcp = new McpServer(
     { name: 'ragdesk', title: 'ragdesk knowledge bases', version: RAGDESK_VERSION },
-    { capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, logging: {} }, instructions: options.instructions ?? INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, logging: {} },
+      instructions: options.instructions ?? INSTRUCTIONS,
+    },
   );
   const byName = new Map<string, AnyTool>();
   for (const tool of TOOLS) {
     byName.set(tool.name, tool);
     mcp.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: tool.annotations,
+      },
       // Never reached: tools/call is answered by the handler below, which validates first.
       () => ({ content: [], isError: true }),
     );
@@ -153,7 +162,13 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     const parsed = tool.input.safeParse(rawArgs ?? {});
     if (!parsed.success) {
       const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
-      options.onCall?.({ tool: name, args: rawArgs, clientName: info.clientName, latencyMs: performance.now() - started, protocolError: 'invalid_params' });
+      options.onCall?.({
+        tool: name,
+        args: rawArgs,
+        clientName: info.clientName,
+        latencyMs: performance.now() - started,
+        protocolError: 'invalid_params',
+      });
       throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool ${name}: ${message}`);
     }
     let result: CallToolResult;
@@ -177,9 +192,13 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     return result;
   });
 
-  mcp.server.setRequestHandler(ListResourcesRequestSchema, async (_req, extra) => (await options.backend()).listResources(callInfo(mcp, extra)));
+  mcp.server.setRequestHandler(ListResourcesRequestSchema, async (_req, extra) =>
+    (await options.backend()).listResources(callInfo(mcp, extra)),
+  );
   mcp.server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
-  mcp.server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => (await options.backend()).readResource(req.params.uri, callInfo(mcp, extra)));
+  mcp.server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) =>
+    (await options.backend()).readResource(req.params.uri, callInfo(mcp, extra)),
+  );
   mcp.server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PROMPTS }));
   mcp.server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
     const args = checkPromptArgs(req.params.name, req.params.arguments ?? {});

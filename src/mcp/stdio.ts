@@ -1,7 +1,13 @@
 import type { Readable, Writable } from 'node:stream';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { McpError, type CallToolResult, type CreateMessageRequest, type CreateMessageResult, type Implementation } from '@modelcontextprotocol/sdk/types.js';
+import {
+  McpError,
+  type CallToolResult,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+  type Implementation,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { RagError } from '../shared/errors.js';
 import { isLinkFailure, RemoteBackend } from './remote-backend.js';
@@ -63,7 +69,9 @@ export class FailoverBackend implements Backend {
     } catch (err) {
       if (err instanceof McpError && !isLinkFailure(err)) throw err;
       if (err instanceof RagError) return errorResult(err);
-      return errorResult(new RagError('busy', `the ragdesk server could not be reached: ${err instanceof Error ? err.message : String(err)}`));
+      return errorResult(
+        new RagError('busy', `the ragdesk server could not be reached: ${err instanceof Error ? err.message : String(err)}`),
+      );
     }
   }
 
@@ -131,7 +139,9 @@ export async function startStdioServer(options: StdioServerOptions): Promise<Run
   stdin.once('close', () => resolveClosed());
   await server.connect(transport);
   return {
-    server, failover, closed,
+    server,
+    failover,
+    closed,
     async close() {
       await server.close().catch(() => undefined);
       resolveClosed();

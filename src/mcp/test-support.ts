@@ -33,19 +33,54 @@ export function openTestCore(dataDir: string, lock = true): Promise<Core> {
 
 export const SEED = {
   alpha: [
-    { doc_id: 'heart', title: 'Heart disease', content: 'Heart disease is a cardiovascular illness. Patients with high blood pressure have a higher risk and should see a doctor.', metadata: { year: 2021, tags: ['health', 'medical'] }, source: 'wiki' },
-    { doc_id: 'customs', title: 'Customs duties', content: 'Customs duties are a tax on imported goods at the border. The trade law sets the duty for each import.', metadata: { year: 2019, tags: ['law'] }, source: 'gov' },
-    { doc_id: 'coffee', title: 'Coffee and tea', content: 'Coffee and tea are the drinks people drink most. Many cook food in the kitchen with milk and bread.', metadata: { year: 2023, tags: ['food'] }, source: 'blog' },
+    {
+      doc_id: 'heart',
+      title: 'Heart disease',
+      content: 'Heart disease is a cardiovascular illness. Patients with high blood pressure have a higher risk and should see a doctor.',
+      metadata: { year: 2021, tags: ['health', 'medical'] },
+      source: 'wiki',
+    },
+    {
+      doc_id: 'customs',
+      title: 'Customs duties',
+      content: 'Customs duties are a tax on imported goods at the border. The trade law sets the duty for each import.',
+      metadata: { year: 2019, tags: ['law'] },
+      source: 'gov',
+    },
+    {
+      doc_id: 'coffee',
+      title: 'Coffee and tea',
+      content: 'Coffee and tea are the drinks people drink most. Many cook food in the kitchen with milk and bread.',
+      metadata: { year: 2023, tags: ['food'] },
+      source: 'blog',
+    },
   ],
-  beta: [{ doc_id: 'poshlina', title: 'Таможенные пошлины', content: 'Таможенные пошлины на товары при импорте. Закон и налоги на границе.', metadata: { year: 2022 }, source: 'ru' }],
-  secret: [{ doc_id: 'bank', title: 'Bank report', content: 'The bank report shows money and market prices for the business year.', metadata: { year: 2024 }, source: 'internal' }],
+  beta: [
+    {
+      doc_id: 'poshlina',
+      title: 'Таможенные пошлины',
+      content: 'Таможенные пошлины на товары при импорте. Закон и налоги на границе.',
+      metadata: { year: 2022 },
+      source: 'ru',
+    },
+  ],
+  secret: [
+    {
+      doc_id: 'bank',
+      title: 'Bank report',
+      content: 'The bank report shows money and market prices for the business year.',
+      metadata: { year: 2024 },
+      source: 'internal',
+    },
+  ],
 } as const;
 
 /** Create KBs alpha, beta and secret with the fixture model and a few documents each. */
 export async function seedKbs(core: Core, modelDir: string): Promise<void> {
   for (const [kbId, docs] of Object.entries(SEED)) {
     await core.client.createKb({ kb_id: kbId, name: `KB ${kbId}`, description: `The ${kbId} knowledge base`, embedding_model: modelDir });
-    for (const d of docs) await core.client.addDocument({ kb_id: kbId, ...d, metadata: { ...d.metadata } as Record<string, number | string[]> });
+    for (const d of docs)
+      await core.client.addDocument({ kb_id: kbId, ...d, metadata: { ...d.metadata } as Record<string, number | string[]> });
   }
 }
 
@@ -57,14 +92,24 @@ export interface MemoryPair {
 /** An SDK client talking to a fresh ragdesk MCP server in this process (InMemoryTransport). */
 export async function memoryClient(
   core: Core,
-  options: { principal?: () => Principal | undefined; name?: string; sampling?: (text: string) => string; recorder?: Omit<RecorderOptions, 'transport' | 'keyName'> } = {},
+  options: {
+    principal?: () => Principal | undefined;
+    name?: string;
+    sampling?: (text: string) => string;
+    recorder?: Omit<RecorderOptions, 'transport' | 'keyName'>;
+  } = {},
 ): Promise<MemoryPair> {
   const principal = options.principal ?? (() => OWNER);
   const server = createMcpServer({
     backend: async () => new LocalBackend({ core: () => core, principal }),
-    ...(options.recorder ? { onCall: callRecorder({ ...options.recorder, transport: 'memory', keyName: () => principal()?.name ?? 'revoked' }) } : {}),
+    ...(options.recorder
+      ? { onCall: callRecorder({ ...options.recorder, transport: 'memory', keyName: () => principal()?.name ?? 'revoked' }) }
+      : {}),
   });
-  const client = new Client({ name: options.name ?? 'memory-test', version: '1.0.0' }, { capabilities: options.sampling ? { sampling: {} } : {} });
+  const client = new Client(
+    { name: options.name ?? 'memory-test', version: '1.0.0' },
+    { capabilities: options.sampling ? { sampling: {} } : {} },
+  );
   if (options.sampling) {
     const answer = options.sampling;
     client.setRequestHandler(CreateMessageRequestSchema, async (req): Promise<CreateMessageResult> => {

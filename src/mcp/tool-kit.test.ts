@@ -4,7 +4,17 @@ import { extractiveAnswer } from './extractive.js';
 import { Metrics } from './metrics.js';
 import { parseFilterExpr } from './tool-kit.js';
 
-const hit = (text: string, doc_id = 'd'): Hit => ({ kb_id: 'k', doc_id, title: doc_id, text, score: 1, chunk_index: 0, location: {}, source: '', metadata: {} });
+const hit = (text: string, doc_id = 'd'): Hit => ({
+  kb_id: 'k',
+  doc_id,
+  title: doc_id,
+  text,
+  score: 1,
+  chunk_index: 0,
+  location: {},
+  source: '',
+  metadata: {},
+});
 
 describe('filter_expr', () => {
   it('takes objects, JSON text and field__op=value pairs', () => {
@@ -12,7 +22,11 @@ describe('filter_expr', () => {
     expect(parseFilterExpr({})).toBeNull();
     expect(parseFilterExpr({ year__gte: 2020 })).toEqual({ year__gte: 2020 });
     expect(parseFilterExpr('{"year__gte": 2020}')).toEqual({ year__gte: 2020 });
-    expect(parseFilterExpr('year__gte=2020, source=wiki AND tags__in=["a","b"]')).toEqual({ year__gte: 2020, source: 'wiki', tags__in: ['a', 'b'] });
+    expect(parseFilterExpr('year__gte=2020, source=wiki AND tags__in=["a","b"]')).toEqual({
+      year__gte: 2020,
+      source: 'wiki',
+      tags__in: ['a', 'b'],
+    });
     expect(() => parseFilterExpr('{broken')).toThrow(/filter_expr/);
     expect(() => parseFilterExpr('just words')).toThrow(/filter_expr/);
   });
@@ -20,14 +34,19 @@ describe('filter_expr', () => {
 
 describe('extractive answer', () => {
   it('picks the sentences sharing the question words and cites them', () => {
-    const answer = extractiveAnswer('What causes heart disease?', [hit('Cats sleep a lot. Heart disease is caused by high blood pressure.'), hit('Heart disease is common.', 'e')]);
+    const answer = extractiveAnswer('What causes heart disease?', [
+      hit('Cats sleep a lot. Heart disease is caused by high blood pressure.'),
+      hit('Heart disease is common.', 'e'),
+    ]);
     expect(answer.startsWith('Heart disease is caused by high blood pressure. [1]')).toBe(true);
     expect(answer).toContain('[2]');
     expect(answer).not.toContain('Cats');
   });
 
   it('works for Chinese and Russian text', () => {
-    expect(extractiveAnswer('таможенные пошлины', [hit('Погода хорошая. Таможенные пошлины платят на границе.')])).toContain('Таможенные пошлины платят на границе. [1]');
+    expect(extractiveAnswer('таможенные пошлины', [hit('Погода хорошая. Таможенные пошлины платят на границе.')])).toContain(
+      'Таможенные пошлины платят на границе. [1]',
+    );
     expect(extractiveAnswer('数据库', [hit('今天天气很好。数据库存储数据。')])).toContain('[1]');
   });
 });

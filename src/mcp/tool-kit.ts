@@ -99,8 +99,15 @@ export const SearchOut = z.object({
 
 export function hitOut(h: Hit): z.input<typeof HitOut> {
   return {
-    kb_id: h.kb_id, doc_id: h.doc_id, title: h.title, text: h.text, score: h.score,
-    chunk_index: h.chunk_index, location: h.location, source: h.source, metadata: h.metadata,
+    kb_id: h.kb_id,
+    doc_id: h.doc_id,
+    title: h.title,
+    text: h.text,
+    score: h.score,
+    chunk_index: h.chunk_index,
+    location: h.location,
+    source: h.source,
+    metadata: h.metadata,
   };
 }
 

@@ -38,12 +38,19 @@ export function Root() {
 
   const value: ApiContextValue | null = useMemo(() => {
     if (bridge) {
-      return { client: createIpcClient(bridge), desktop: createDesktopClient(bridge), transport: 'desktop', token: null, signOut: () => undefined };
+      return {
+        client: createIpcClient(bridge),
+        desktop: createDesktopClient(bridge),
+        transport: 'desktop',
+        token: null,
+        signOut: () => undefined,
+      };
     }
     if (!token) return null;
     const client = createHttpClient({
       getToken: () => token,
-      onUnauthorized: () => signOut('The server did not accept your key (revoked, or the server restarted with a new token). Sign in again.'),
+      onUnauthorized: () =>
+        signOut('The server did not accept your key (revoked, or the server restarted with a new token). Sign in again.'),
     });
     return { client, desktop: undefined, transport: 'web', token, signOut: () => signOut() };
   }, [bridge, token, signOut]);
@@ -64,7 +71,13 @@ export function Root() {
           <App onThemeChange={(t) => setForced(t === 'system' ? undefined : t)} />
         </ApiContext.Provider>
       ) : (
-        <SignIn notice={notice} onSignedIn={(t) => { setNotice(null); setToken(t); }} />
+        <SignIn
+          notice={notice}
+          onSignedIn={(t) => {
+            setNotice(null);
+            setToken(t);
+          }}
+        />
       )}
     </MantineProvider>
   );

@@ -16,13 +16,28 @@ export async function benchAnnRecall(root: string, workDir: string): Promise<Rec
   const modelDir = path.join(shared, 'models', 'potion-base-4M-int8');
   const ds = path.join(shared, 'datasets', 'scifact');
   if (!fs.existsSync(modelDir) || !fs.existsSync(ds)) return { skipped: `needs ${modelDir} and ${ds}` };
-  const corpus = gunzipSync(fs.readFileSync(path.join(ds, 'corpus.jsonl.gz'))).toString('utf8').split('\n').filter(Boolean)
+  const corpus = gunzipSync(fs.readFileSync(path.join(ds, 'corpus.jsonl.gz')))
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
     .map((l) => JSON.parse(l) as { _id: string; title: string; text: string });
   const sentences: Array<{ doc: string; text: string }> = [];
-  for (const d of corpus) for (const s of `${d.title}. ${d.text}`.split(/(?<=[.!?])\s+/)) if (s.trim().length > 20) sentences.push({ doc: d._id, text: s.trim() });
-  const qrelIds = new Set(fs.readFileSync(path.join(ds, 'qrels', 'test.tsv'), 'utf8').split('\n').slice(1).map((l) => l.split('\t')[0]));
-  const queries = fs.readFileSync(path.join(ds, 'queries.jsonl'), 'utf8').split('\n').filter(Boolean)
-    .map((l) => JSON.parse(l) as { _id: string; text: string }).filter((q) => qrelIds.has(q._id));
+  for (const d of corpus)
+    for (const s of `${d.title}. ${d.text}`.split(/(?<=[.!?])\s+/))
+      if (s.trim().length > 20) sentences.push({ doc: d._id, text: s.trim() });
+  const qrelIds = new Set(
+    fs
+      .readFileSync(path.join(ds, 'qrels', 'test.tsv'), 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t')[0]),
+  );
+  const queries = fs
+    .readFileSync(path.join(ds, 'queries.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { _id: string; text: string })
+    .filter((q) => qrelIds.has(q._id));
 
   const core = await Core.open({ dataDir: path.join(workDir, 'ann-data'), allowDownload: false });
   try {
@@ -35,9 +50,27 @@ export async function benchAnnRecall(root: string, workDir: string): Promise<Rec
       const batch = sentences.slice(i, i + 4096);
       const vectors = await embedder.embedPassages(batch.map((s) => s.text));
       const rows: ChunkRow[] = batch.map((s, j) => ({
-        chunk_id: `s${i + j}`, doc_id: s.doc, version: 'v', chunk_index: i + j, text: s.text, fts: '', vector: vectors[j]!, title: '', source: '',
-        parser: 'text', page: null, heading_path: null, line_start: null, line_end: null, char_start: 0, char_end: s.text.length, tokens: 0,
-        metadata: '{}', created_at: now, updated_at: now, meta: {},
+        chunk_id: `s${i + j}`,
+        doc_id: s.doc,
+        version: 'v',
+        chunk_index: i + j,
+        text: s.text,
+        fts: '',
+        vector: vectors[j]!,
+        title: '',
+        source: '',
+        parser: 'text',
+        page: null,
+        heading_path: null,
+        line_start: null,
+        line_end: null,
+        char_start: 0,
+        char_end: s.text.length,
+        tokens: 0,
+        metadata: '{}',
+        created_at: now,
+        updated_at: now,
+        meta: {},
       }));
       await table.add(rows);
     }

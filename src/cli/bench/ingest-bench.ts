@@ -33,7 +33,10 @@ function withoutEmbedding(models: ModelManager): ModelManager {
 /** Text/markdown/html corpora big enough to time: the sample KB's documents, varied so no two are identical. */
 function variedCopies(text: string, copies: number): string[] {
   const words = text.split(/(\s+)/);
-  return Array.from({ length: copies }, (_, i) => words.map((w, j) => (j % 97 === i % 97 && w.trim() ? `${w}${i}` : w)).join('') + `\n\nrevision ${i}\n`);
+  return Array.from(
+    { length: copies },
+    (_, i) => words.map((w, j) => (j % 97 === i % 97 && w.trim() ? `${w}${i}` : w)).join('') + `\n\nrevision ${i}\n`,
+  );
 }
 
 interface FormatResult {
@@ -56,11 +59,46 @@ export async function benchIngest(root: string, workDir: string): Promise<{ form
   const fixtures = path.join(root, 'src/core/parse/__fixtures__');
   const source = (name: string) => fs.readFileSync(path.join(sample, name));
   const inputs: Array<{ format: string; files: () => Array<{ name: string; data: Uint8Array }> }> = [
-    { format: 'txt', files: () => variedCopies(source('en-shipping-incoterms.txt').toString('utf8').repeat(8), 400).map((t, i) => ({ name: `doc-${i}.txt`, data: Buffer.from(t) })) },
-    { format: 'md', files: () => variedCopies(source('en-customs-clearance.md').toString('utf8').repeat(6), 400).map((t, i) => ({ name: `doc-${i}.md`, data: Buffer.from(t) })) },
-    { format: 'html', files: () => variedCopies(source('en-returns-policy.html').toString('utf8').repeat(4), 300).map((t, i) => ({ name: `doc-${i}.html`, data: Buffer.from(t) })) },
-    { format: 'pdf', files: () => Array.from({ length: 40 }, (_, i) => ({ name: `doc-${i}.pdf`, data: fs.readFileSync(path.join(i % 2 ? sample : fixtures, i % 2 ? 'en-product-safety.pdf' : 'sample.pdf')) })) },
-    { format: 'docx', files: () => Array.from({ length: 40 }, (_, i) => ({ name: `doc-${i}.docx`, data: fs.readFileSync(path.join(i % 2 ? sample : fixtures, i % 2 ? 'en-warehouse-operations.docx' : 'headings.docx')) })) },
+    {
+      format: 'txt',
+      files: () =>
+        variedCopies(source('en-shipping-incoterms.txt').toString('utf8').repeat(8), 400).map((t, i) => ({
+          name: `doc-${i}.txt`,
+          data: Buffer.from(t),
+        })),
+    },
+    {
+      format: 'md',
+      files: () =>
+        variedCopies(source('en-customs-clearance.md').toString('utf8').repeat(6), 400).map((t, i) => ({
+          name: `doc-${i}.md`,
+          data: Buffer.from(t),
+        })),
+    },
+    {
+      format: 'html',
+      files: () =>
+        variedCopies(source('en-returns-policy.html').toString('utf8').repeat(4), 300).map((t, i) => ({
+          name: `doc-${i}.html`,
+          data: Buffer.from(t),
+        })),
+    },
+    {
+      format: 'pdf',
+      files: () =>
+        Array.from({ length: 40 }, (_, i) => ({
+          name: `doc-${i}.pdf`,
+          data: fs.readFileSync(path.join(i % 2 ? sample : fixtures, i % 2 ? 'en-product-safety.pdf' : 'sample.pdf')),
+        })),
+    },
+    {
+      format: 'docx',
+      files: () =>
+        Array.from({ length: 40 }, (_, i) => ({
+          name: `doc-${i}.docx`,
+          data: fs.readFileSync(path.join(i % 2 ? sample : fixtures, i % 2 ? 'en-warehouse-operations.docx' : 'headings.docx')),
+        })),
+    },
   ];
   const formats: FormatResult[] = [];
   const ingest = async (kbId: string, files: Array<{ name: string; data: Uint8Array }>) => {
@@ -92,8 +130,13 @@ export async function benchIngest(root: string, workDir: string): Promise<{ form
       const chunks = await ingest(kbId, files);
       const seconds = (performance.now() - start) / 1000;
       formats.push({
-        format: input.format, files: files.length, mb: round(bytes / 1e6), chunks, seconds: round(seconds),
-        mb_per_s: round(bytes / 1e6 / seconds), chunks_per_s: round(chunks / seconds, 0),
+        format: input.format,
+        files: files.length,
+        mb: round(bytes / 1e6),
+        chunks,
+        seconds: round(seconds),
+        mb_per_s: round(bytes / 1e6 / seconds),
+        chunks_per_s: round(chunks / seconds, 0),
       });
     }
   } finally {

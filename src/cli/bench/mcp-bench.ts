@@ -28,7 +28,13 @@ const WARMUP = 30;
 const CLIENTS = 16;
 const THROUGHPUT_MS = 5000;
 const START_RUNS = 5;
-const QUERIES = ['heart disease blood pressure', 'customs duties on imported goods', 'coffee tea milk', 'forest river trees', 'bank money report'];
+const QUERIES = [
+  'heart disease blood pressure',
+  'customs duties on imported goods',
+  'coffee tea milk',
+  'forest river trees',
+  'bank money report',
+];
 const TOPICS = [
   'Heart disease and blood pressure raise the risk for patients; a doctor and the hospital treat the illness.',
   'Customs duties are a tax on import and export goods at the border under the trade law.',
@@ -46,9 +52,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How to start the CLI: the built bundle when there is one, else the TypeScript sources through tsx. */
 function cliCommand(): { args: string[]; entry: string } {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const built = [path.resolve('out/main/cli.js'), path.resolve(here, 'cli.js'), path.resolve(here, '../cli.js')].find((p) => fs.existsSync(p));
+  const built = [path.resolve('out/main/cli.js'), path.resolve(here, 'cli.js'), path.resolve(here, '../cli.js')].find((p) =>
+    fs.existsSync(p),
+  );
   // A stale or broken build must not decide the numbers: use it only when its `mcp` command answers.
-  if (built && spawnSync(process.execPath, [built, 'mcp', '--help'], { stdio: 'ignore', timeout: 30_000 }).status === 0) return { args: [built], entry: built };
+  if (built && spawnSync(process.execPath, [built, 'mcp', '--help'], { stdio: 'ignore', timeout: 30_000 }).status === 0)
+    return { args: [built], entry: built };
   const src = [path.resolve(here, '../index.ts'), path.resolve('src/cli/index.ts')].find((p) => fs.existsSync(p));
   if (!src) throw new Error('neither out/main/cli.js nor src/cli/index.ts was found');
   return { args: ['--import', 'tsx', src], entry: `tsx ${src}` };
@@ -64,14 +73,25 @@ async function seed(dataDir: string, modelDir: string, docs: number): Promise<vo
   const core = await Core.open({ dataDir, allowDownload: false });
   try {
     await core.client.createKb({ kb_id: 'bench', embedding_model: modelDir });
-    const documents = Array.from({ length: docs }, (_, i) => ({ doc_id: `d${i}`, title: `Doc ${i}`, content: `${TOPICS[i % TOPICS.length]} Item ${i}.`, metadata: { n: i } }));
+    const documents = Array.from({ length: docs }, (_, i) => ({
+      doc_id: `d${i}`,
+      title: `Doc ${i}`,
+      content: `${TOPICS[i % TOPICS.length]} Item ${i}.`,
+      metadata: { n: i },
+    }));
     await core.client.addDocumentsBatch({ kb_id: 'bench', documents });
   } finally {
     await core.close();
   }
 }
 
-const searchArgs = (i: number) => ({ kb_id: 'bench', query: QUERIES[i % QUERIES.length]!, top_k: 5, use_rerank: false, mode: 'hybrid' as const });
+const searchArgs = (i: number) => ({
+  kb_id: 'bench',
+  query: QUERIES[i % QUERIES.length]!,
+  top_k: 5,
+  use_rerank: false,
+  mode: 'hybrid' as const,
+});
 
 /** Call search_kb until the server's model is loaded (no degradation note) and at least WARMUP times. */
 async function warm(client: Client): Promise<void> {
@@ -97,7 +117,12 @@ async function timeToolCalls(client: Client): Promise<number[]> {
 }
 
 async function stdioClient(dataDir: string, cli: { args: string[] }): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...cli.args, 'mcp', '--data-dir', dataDir], env: childEnv(), stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...cli.args, 'mcp', '--data-dir', dataDir],
+    env: childEnv(),
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'ragdesk-bench', version: '1' });
   await client.connect(transport);
   return client;
@@ -105,7 +130,9 @@ async function stdioClient(dataDir: string, cli: { args: string[] }): Promise<Cl
 
 async function httpClient(url: string, token: string): Promise<Client> {
   const client = new Client({ name: 'ragdesk-bench', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+  );
   return client;
 }
 
@@ -125,7 +152,10 @@ async function stdioStart(cli: { args: string[] }, root: string): Promise<number
 }
 
 function startServe(dataDir: string, cli: { args: string[] }): Promise<{ proc: ChildProcess; url: string; token: string }> {
-  const proc = spawn(process.execPath, [...cli.args, 'serve', '--data-dir', dataDir, '--port', '0'], { env: childEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+  const proc = spawn(process.execPath, [...cli.args, 'serve', '--data-dir', dataDir, '--port', '0'], {
+    env: childEnv(),
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 60_000);
@@ -167,7 +197,15 @@ async function throughput(url: string, token: string): Promise<Record<string, un
   );
   const secs = (performance.now() - started) / 1000;
   await Promise.all(clients.map((c) => c.close()));
-  return { clients: CLIENTS, seconds: round(secs, 1), requests: ok + errors, errors, req_per_s: round(ok / secs, 0), latency_ms_p50: round(median(latencies)), latency_ms_p95: round(percentile(latencies, 95)) };
+  return {
+    clients: CLIENTS,
+    seconds: round(secs, 1),
+    requests: ok + errors,
+    errors,
+    req_per_s: round(ok / secs, 0),
+    latency_ms_p50: round(median(latencies)),
+    latency_ms_p95: round(percentile(latencies, 95)),
+  };
 }
 
 export async function benchMcp(): Promise<Record<string, unknown>> {
@@ -219,7 +257,11 @@ export async function benchMcp(): Promise<Record<string, unknown>> {
     const load = await throughput(served.url, served.token);
 
     const base = median(inproc);
-    const line = (xs: number[]) => ({ median_ms: round(median(xs)), p95_ms: round(percentile(xs, 95)), overhead_ms: round(median(xs) - base) });
+    const line = (xs: number[]) => ({
+      median_ms: round(median(xs)),
+      p95_ms: round(percentile(xs, 95)),
+      overhead_ms: round(median(xs) - base),
+    });
     return {
       cli_entry: cli.entry,
       kb: { documents: 200, model: 'fixture (dim 64)', search: 'hybrid, top_k 5, no rerank' },

@@ -35,7 +35,13 @@ function fixedQueryEmbedder(rand: () => number): Embedder {
 }
 
 function withEmbedder(models: ModelManager, embedder: Embedder): ModelManager {
-  return { ...models, presets: () => models.presets(), status: () => models.status(), peekEmbedder: () => embedder, getEmbedder: async () => embedder };
+  return {
+    ...models,
+    presets: () => models.presets(),
+    status: () => models.status(),
+    peekEmbedder: () => embedder,
+    getEmbedder: async () => embedder,
+  };
 }
 
 /**
@@ -43,8 +49,11 @@ function withEmbedder(models: ModelManager, embedder: Embedder): ModelManager {
  * like a real corpus), drawn with a Zipf-like skew so that common words are common and queries hit rarer ones.
  */
 function vocabulary(root: string): string[] {
-  const text = fs.readdirSync(path.join(root, 'rag_data')).filter((f) => f.startsWith('en-') && /\.(md|txt)$/.test(f))
-    .map((f) => fs.readFileSync(path.join(root, 'rag_data', f), 'utf8')).join(' ');
+  const text = fs
+    .readdirSync(path.join(root, 'rag_data'))
+    .filter((f) => f.startsWith('en-') && /\.(md|txt)$/.test(f))
+    .map((f) => fs.readFileSync(path.join(root, 'rag_data', f), 'utf8'))
+    .join(' ');
   const base = [...new Set(text.toLowerCase().match(/[a-z]{3,}/g) ?? [])];
   const out = [...base];
   for (let i = 0; out.length < 20_000; i++) out.push(`${base[i % base.length]}${base[(i * 7 + 3) % base.length]}`);
@@ -59,7 +68,11 @@ export interface LatencyRow {
   p95_ms: number;
 }
 
-export async function benchSearch(root: string, workDir: string, sizes = [10_000, 100_000]): Promise<{ latency: LatencyRow[]; rss_mb: number }> {
+export async function benchSearch(
+  root: string,
+  workDir: string,
+  sizes = [10_000, 100_000],
+): Promise<{ latency: LatencyRow[]; rss_mb: number }> {
   const rand = prng(7);
   const words = vocabulary(root);
   const sentence = (n: number) => Array.from({ length: n }, () => words[Math.floor(rand() ** 2 * words.length)]!).join(' ');
@@ -77,9 +90,27 @@ export async function benchSearch(root: string, workDir: string, sizes = [10_000
         for (let j = i; j < Math.min(size, i + 5_000); j++) {
           const text = sentence(60);
           rows.push({
-            chunk_id: `c${j}`, doc_id: `d${Math.floor(j / 10)}`, version: 'v', chunk_index: j % 10, text, fts: analyzeForIndex(text),
-            vector: unit(rand, DIM), title: `Doc ${Math.floor(j / 10)}`, source: '', parser: 'text', page: null, heading_path: null,
-            line_start: null, line_end: null, char_start: 0, char_end: text.length, tokens: 60, metadata: '{}', created_at: now, updated_at: now, meta: {},
+            chunk_id: `c${j}`,
+            doc_id: `d${Math.floor(j / 10)}`,
+            version: 'v',
+            chunk_index: j % 10,
+            text,
+            fts: analyzeForIndex(text),
+            vector: unit(rand, DIM),
+            title: `Doc ${Math.floor(j / 10)}`,
+            source: '',
+            parser: 'text',
+            page: null,
+            heading_path: null,
+            line_start: null,
+            line_end: null,
+            char_start: 0,
+            char_end: text.length,
+            tokens: 60,
+            metadata: '{}',
+            created_at: now,
+            updated_at: now,
+            meta: {},
           });
         }
         await table.add(rows);
@@ -94,7 +125,13 @@ export async function benchSearch(root: string, workDir: string, sizes = [10_000
           await search(ctx, { query: q, kb_ids: [kb.kb_id], mode, top_k: 10 });
           if (qi >= 20) samples.push(performance.now() - start); // first 20: warm-up
         }
-        latency.push({ chunks: size, vector_index: table.vectorIndexReady ? 'ivf_hnsw_sq' : 'none (flat)', mode, p50_ms: round(percentile(samples, 50)), p95_ms: round(percentile(samples, 95)) });
+        latency.push({
+          chunks: size,
+          vector_index: table.vectorIndexReady ? 'ivf_hnsw_sq' : 'none (flat)',
+          mode,
+          p50_ms: round(percentile(samples, 50)),
+          p95_ms: round(percentile(samples, 95)),
+        });
       }
     }
   } finally {

@@ -63,7 +63,8 @@ export async function benchSources(workDir: string): Promise<Record<string, unkn
     out.noop_sync_1k_ms = await median(5, () => core.sources.sync('small', {}));
     out.noop_sync_10k_ms = await median(3, () => core.sources.sync('large', {}));
     let n = 0;
-    const change = () => fs.writeFileSync(path.join(large, 'd42', 'f4242.txt'), `Record 4242 changed ${++n}: a lighthouse keeper logs the tide.\n`);
+    const change = () =>
+      fs.writeFileSync(path.join(large, 'd42', 'f4242.txt'), `Record 4242 changed ${++n}: a lighthouse keeper logs the tide.\n`);
     out.reindex_one_of_10k_full_rescan_ms = await median(5, async () => {
       change();
       const s = await core.sources.sync('large', {});

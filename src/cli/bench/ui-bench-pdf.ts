@@ -40,7 +40,9 @@ export function makeBenchPdf(pages = 20, marker = 'quokkaberry', linesPerPage = 
     if (p === pages) lines.push(`The ${marker} clause closes this manual.`);
     const ops = ['BT', '/F1 10 Tf', '12 TL', '50 760 Td', ...lines.map((l) => `(${escapePdf(l)}) '`), 'ET'].join('\n');
     const content = add(`<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`);
-    kids.push(add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`));
+    kids.push(
+      add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`),
+    );
   }
   objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
   let pdf = '%PDF-1.4\n';

@@ -30,7 +30,9 @@ async function firstLoad(browser: Browser, url: string): Promise<{ ms: number; d
     await page.goto(url);
     await page.locator('tr[data-kb="bench"]').waitFor({ timeout: 60_000 });
     const ms = performance.now() - start;
-    const dcl = await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.domContentLoadedEventEnd ?? 0);
+    const dcl = await page.evaluate(
+      () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.domContentLoadedEventEnd ?? 0,
+    );
     return { ms, dom_content_loaded_ms: dcl };
   } finally {
     await context.close();
@@ -42,7 +44,8 @@ async function dropPdf(page: Page, pdf: Buffer): Promise<void> {
     const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
     const dt = new DataTransfer();
     dt.items.add(new File([bytes], 'manual-20-pages.pdf', { type: 'application/pdf' }));
-    for (const type of ['dragenter', 'dragover', 'drop']) el.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+    for (const type of ['dragenter', 'dragover', 'drop'])
+      el.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
   }, pdf.toString('base64'));
 }
 
@@ -67,7 +70,13 @@ async function dropToSearchable(browser: Browser, server: RunningHttpServer, cor
     }
     await page.locator('[data-testid=upload-row][data-stage=done]').waitFor({ timeout: 120_000 });
     const uiDone = performance.now() - start;
-    return { drop_to_searchable_ms: round(searchable || NaN, 0), drop_to_preview_ms: round(previewed, 0), drop_to_ui_done_ms: round(uiDone, 0), pdf_bytes: pdf.length, pdf_pages: PAGES };
+    return {
+      drop_to_searchable_ms: round(searchable || NaN, 0),
+      drop_to_preview_ms: round(previewed, 0),
+      drop_to_ui_done_ms: round(uiDone, 0),
+      pdf_bytes: pdf.length,
+      pdf_pages: PAGES,
+    };
   } finally {
     await page.close();
   }
@@ -98,11 +107,18 @@ export async function benchUi(): Promise<Record<string, unknown>> {
       dcls.push(r.dom_content_loaded_ms);
     }
     const drop = await dropToSearchable(browser, server, core, token);
-    const bundle = fs.readdirSync(path.join(consoleDir, 'assets')).reduce((n, f) => n + fs.statSync(path.join(consoleDir, 'assets', f)).size, 0);
+    const bundle = fs
+      .readdirSync(path.join(consoleDir, 'assets'))
+      .reduce((n, f) => n + fs.statSync(path.join(consoleDir, 'assets', f)).size, 0);
     return {
       browser: `chromium ${browser.version()}`,
       model: 'fixture (64-d, built locally)',
-      first_load_ms: { median: round(percentile(loads, 50), 0), min: round(Math.min(...loads), 0), max: round(Math.max(...loads), 0), runs: LOADS },
+      first_load_ms: {
+        median: round(percentile(loads, 50), 0),
+        min: round(Math.min(...loads), 0),
+        max: round(Math.max(...loads), 0),
+        runs: LOADS,
+      },
       first_load_dom_content_loaded_ms: round(percentile(dcls, 50), 0),
       console_assets_kb: round(bundle / 1024, 0),
       ...drop,

@@ -31,15 +31,27 @@ export function registerAdd(program: Command): void {
       bar.stop();
       const failed = outcomes.filter((x) => !x.ok);
       const count = (s: string) => outcomes.filter((x) => x.status === s).length;
-      const summary = { kb_id: o.kb, files: outcomes.length, added: count('added'), updated: count('updated'), skipped: count('skipped'), failed: failed.length };
+      const summary = {
+        kb_id: o.kb,
+        files: outcomes.length,
+        added: count('added'),
+        updated: count('updated'),
+        skipped: count('skipped'),
+        failed: failed.length,
+      };
       if (g.json) printJson({ ...summary, results: outcomes });
       else {
         for (const x of outcomes) {
           if (!x.ok) printLine(`  FAILED  ${x.file}: [${x.error?.code}] ${x.error?.message}`);
           else if (x.status === 'skipped') printLine(`  skipped ${x.file}: ${x.reason}`);
-          else printLine(`  ${(x.status ?? '').padEnd(7)} ${x.file} (${x.chunks} chunks)${x.warnings?.length ? ` — ${x.warnings.join('; ')}` : ''}`);
+          else
+            printLine(
+              `  ${(x.status ?? '').padEnd(7)} ${x.file} (${x.chunks} chunks)${x.warnings?.length ? ` — ${x.warnings.join('; ')}` : ''}`,
+            );
         }
-        printLine(`${summary.files} files: ${summary.added} added, ${summary.updated} updated, ${summary.skipped} skipped, ${summary.failed} failed`);
+        printLine(
+          `${summary.files} files: ${summary.added} added, ${summary.updated} updated, ${summary.skipped} skipped, ${summary.failed} failed`,
+        );
         // Said once for the whole run: without the model, documents were stored for full-text search only.
         const kb = await core.client.getKb({ kb_id: o.kb });
         const model = core.ctx.models.status().find((m) => m.kind === 'embedding' && m.model === kb.embedding_model);

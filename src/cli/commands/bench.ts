@@ -78,10 +78,16 @@ export function registerBench(program: Command): void {
         printTable(search.latency, ['chunks', 'vector_index', 'mode', 'p50_ms', 'p95_ms']);
         printLine();
       }
-      for (const [part, title] of [['ann', 'ANN vs exact on real embeddings'], ['sources', 'Folder sources'], ['mcp', 'MCP'], ['ui', 'Web console']] as const) {
+      for (const [part, title] of [
+        ['ann', 'ANN vs exact on real embeddings'],
+        ['sources', 'Folder sources'],
+        ['mcp', 'MCP'],
+        ['ui', 'Web console'],
+      ] as const) {
         if (!report[part]) continue;
         printLine(title);
-        for (const [k, v] of Object.entries(report[part] as Record<string, unknown>)) printLine(`  ${k.padEnd(28)} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+        for (const [k, v] of Object.entries(report[part] as Record<string, unknown>))
+          printLine(`  ${k.padEnd(28)} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
         printLine();
       }
     });

@@ -6,7 +6,8 @@ import { chunkingFrom, chunkingOptions, globals, intArg } from './common.js';
 export function registerDocs(program: Command): void {
   const docs = program.command('docs').description('list, show and remove documents');
 
-  docs.command('list')
+  docs
+    .command('list')
     .requiredOption('--kb <kb_id>', 'knowledge base')
     .option('--limit <n>', 'page size (1-1000)', intArg, 100)
     .option('--offset <n>', 'skip this many', intArg, 0)
@@ -16,12 +17,16 @@ export function registerDocs(program: Command): void {
       await withCore(g, async (core) => {
         const res = await core.client.listDocuments({ kb_id: o.kb, limit: o.limit, offset: o.offset });
         if (g.json) return printJson(res);
-        printTable(res.documents.map((d) => ({ ...d, updated: d.updated_at.slice(0, 19) })), ['doc_id', 'title', 'parser', 'chunk_count', 'size', 'updated']);
+        printTable(
+          res.documents.map((d) => ({ ...d, updated: d.updated_at.slice(0, 19) })),
+          ['doc_id', 'title', 'parser', 'chunk_count', 'size', 'updated'],
+        );
         printLine(`${res.documents.length} of ${res.total}`);
       });
     });
 
-  docs.command('show <doc_id>')
+  docs
+    .command('show <doc_id>')
     .requiredOption('--kb <kb_id>', 'knowledge base')
     .description('a document with its full content')
     .action(async (docId: string, o: { kb: string }, cmd: Command) => {
@@ -36,7 +41,8 @@ export function registerDocs(program: Command): void {
       });
     });
 
-  docs.command('rm <doc_id>')
+  docs
+    .command('rm <doc_id>')
     .requiredOption('--kb <kb_id>', 'knowledge base')
     .description('delete a document and its chunks')
     .action(async (docId: string, o: { kb: string }, cmd: Command) => {
@@ -60,7 +66,11 @@ export function registerDocs(program: Command): void {
         const res = await core.client.listChunks({ kb_id: o.kb, doc_id: docId, offset: o.offset, limit: o.limit });
         if (g.json) return printJson(res);
         for (const c of res.chunks) {
-          const loc = [c.location.page ? `p.${c.location.page}` : '', c.location.heading_path?.join(' › ') ?? '', c.location.line_start ? `lines ${c.location.line_start}-${c.location.line_end}` : '']
+          const loc = [
+            c.location.page ? `p.${c.location.page}` : '',
+            c.location.heading_path?.join(' › ') ?? '',
+            c.location.line_start ? `lines ${c.location.line_start}-${c.location.line_end}` : '',
+          ]
             .filter(Boolean)
             .join('  ');
           printLine(`#${c.chunk_index}  ${c.characters} chars, ${c.tokens} tokens  ${loc}`);
@@ -82,10 +92,14 @@ export function registerDocs(program: Command): void {
       const chunking = chunkingFrom(o as never);
       const res = await core.client.preview({ path: file, ...(o.kb ? { kb_id: o.kb } : {}), ...(chunking ? { chunking } : {}) });
       if (g.json) return printJson(res);
-      printLine(`${res.parser}: ${res.characters} characters → ${res.chunks.length} chunks (${res.chunking.strategy}, ${res.chunking.chunk_size}/${res.chunking.chunk_overlap} tokens)`);
+      printLine(
+        `${res.parser}: ${res.characters} characters → ${res.chunks.length} chunks (${res.chunking.strategy}, ${res.chunking.chunk_size}/${res.chunking.chunk_overlap} tokens)`,
+      );
       for (const w of res.warnings) printLine(`warning: ${w}`);
       for (const c of res.chunks) {
-        printLine(`#${c.chunk_index}  ${c.characters} chars, ${c.tokens} tokens  ${c.location.page ? `p.${c.location.page} ` : ''}${c.location.heading_path?.join(' › ') ?? ''}`);
+        printLine(
+          `#${c.chunk_index}  ${c.characters} chars, ${c.tokens} tokens  ${c.location.page ? `p.${c.location.page} ` : ''}${c.location.heading_path?.join(' › ') ?? ''}`,
+        );
         printLine(`   ${c.text.replace(/\s+/g, ' ').slice(0, 200)}${c.text.length > 200 ? '…' : ''}`);
       }
     });

@@ -26,7 +26,10 @@ function progressReporter(enabled: boolean) {
     onProgress: (s: string, done: number, total: number) => {
       if (s !== stage) {
         bar.stop();
-        bar.start(total, s === 'index' ? 'indexing corpus' : s.startsWith('copy:') ? `re-embedding a copy with ${s.slice(5)}` : `queries (${s})`);
+        bar.start(
+          total,
+          s === 'index' ? 'indexing corpus' : s.startsWith('copy:') ? `re-embedding a copy with ${s.slice(5)}` : `queries (${s})`,
+        );
         stage = s;
       }
       bar.update(done);
@@ -38,7 +41,9 @@ function progressReporter(enabled: boolean) {
 function printGroups(groups: ModelEval[]): void {
   for (const [i, g] of groups.entries()) {
     if (i > 0) printLine();
-    printLine(`model ${g.model}${g.index === 'current' ? ' (the KB as it is)' : g.index === 'copy' ? ' (re-embedded copy of the KB)' : ''}`);
+    printLine(
+      `model ${g.model}${g.index === 'current' ? ' (the KB as it is)' : g.index === 'copy' ? ' (re-embedded copy of the KB)' : ''}`,
+    );
     printTable(g.reports as unknown as Array<Record<string, unknown>>, COLUMNS);
     for (const r of g.reports) if (r.degraded) process.stderr.write(`note (${g.model}, ${r.mode}): ${r.degraded}\n`);
   }
@@ -54,7 +59,10 @@ export function registerEval(program: Command): void {
       )
       .option('--dataset <dir>', 'folder with corpus.jsonl[.gz], queries.jsonl, qrels/test.tsv')
       .option('--kb <kb_id>', "evaluate this KB's saved queries: the KB as it is, and each --model on a re-embedded copy")
-      .option('--queries <file>', 'with --kb: JSON Lines of {"query": "...", "relevant": ["doc_id", ...]} (default <data-dir>/queries/<kb_id>.jsonl)')
+      .option(
+        '--queries <file>',
+        'with --kb: JSON Lines of {"query": "...", "relevant": ["doc_id", ...]} (default <data-dir>/queries/<kb_id>.jsonl)',
+      )
       .option('--model <preset|folder>', 'embedding model; repeat to compare (--dataset default: multilingual)', collect)
       .option('--mode <mode>', 'fts | vector | hybrid | all (default: fts for one dataset model, all when comparing)')
       .option('--fusion <method>', `hybrid fusion: ${FUSION_METHODS.join(' | ')}`, 'adaptive'),

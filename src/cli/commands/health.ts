@@ -5,7 +5,11 @@ import { printJson, printLine, printTable } from '../output.js';
 import { collect, globals, intArg } from './common.js';
 
 function detail(e: HealthEntry): string {
-  const facts = [e.duplicate_of ? `duplicate of ${e.duplicate_of}` : '', e.encoding ? `encoding ${e.encoding}${e.encoding_confidence !== undefined ? ` (${e.encoding_confidence.toFixed(2)})` : ''}` : '', e.script ? `script ${e.script}` : '']
+  const facts = [
+    e.duplicate_of ? `duplicate of ${e.duplicate_of}` : '',
+    e.encoding ? `encoding ${e.encoding}${e.encoding_confidence !== undefined ? ` (${e.encoding_confidence.toFixed(2)})` : ''}` : '',
+    e.script ? `script ${e.script}` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   return facts ? `${e.message} [${facts}]` : e.message;
@@ -24,13 +28,23 @@ export function registerHealth(program: Command): void {
       const g = globals(cmd);
       await withCore(g, async (core) => {
         const report = await core.client.healthReport({
-          kb_id: o.kb, problems: Boolean(o.problems), limit: o.limit,
-          ...(o.source ? { source_id: o.source } : {}), ...(o.status ? { status: o.status as HealthStatus[] } : {}),
+          kb_id: o.kb,
+          problems: Boolean(o.problems),
+          limit: o.limit,
+          ...(o.source ? { source_id: o.source } : {}),
+          ...(o.status ? { status: o.status as HealthStatus[] } : {}),
         });
         if (g.json) return printJson(report);
-        const counts = Object.entries(report.counts).sort((a, b) => HEALTH_STATUSES.indexOf(a[0] as HealthStatus) - HEALTH_STATUSES.indexOf(b[0] as HealthStatus));
-        printLine(`${o.kb} (model ${report.embedding_model}): ${counts.map(([s, n]) => `${n} ${s}`).join(', ') || 'no files ingested through sources or `ragdesk add` yet'}`);
-        printTable(report.files.map((e) => ({ ...e, indexed: e.indexed ? 'yes' : 'no', detail: detail(e) })), ['file', 'status', 'indexed', 'detail']);
+        const counts = Object.entries(report.counts).sort(
+          (a, b) => HEALTH_STATUSES.indexOf(a[0] as HealthStatus) - HEALTH_STATUSES.indexOf(b[0] as HealthStatus),
+        );
+        printLine(
+          `${o.kb} (model ${report.embedding_model}): ${counts.map(([s, n]) => `${n} ${s}`).join(', ') || 'no files ingested through sources or `ragdesk add` yet'}`,
+        );
+        printTable(
+          report.files.map((e) => ({ ...e, indexed: e.indexed ? 'yes' : 'no', detail: detail(e) })),
+          ['file', 'status', 'indexed', 'detail'],
+        );
         if (report.total > report.files.length) printLine(`… ${report.total - report.files.length} more (--limit, --status, --json)`);
       });
     });

@@ -8,7 +8,14 @@ import { jobProgress, summaryLine } from './sources.js';
 
 function row(j: Job) {
   const p = j.progress;
-  return { ...j, source: j.source_id ?? '', files: `${p.files_done}/${p.files_total}`, failed: p.files_failed, chunks: p.chunks, started: j.created_at };
+  return {
+    ...j,
+    source: j.source_id ?? '',
+    files: `${p.files_done}/${p.files_total}`,
+    failed: p.files_failed,
+    chunks: p.chunks,
+    started: j.created_at,
+  };
 }
 
 export function registerJobs(program: Command): void {
@@ -36,7 +43,9 @@ export function registerJobs(program: Command): void {
     .action(async (_o: unknown, cmd: Command) => {
       const g = globals(cmd);
       await withCore(g, async (core) => {
-        const sync = [...new Set(core.jobs.unfinished({ kind: 'sync' }).map((j) => j.header.source_id!))].filter((id) => core.sources.list().some((s) => s.source_id === id));
+        const sync = [...new Set(core.jobs.unfinished({ kind: 'sync' }).map((j) => j.header.source_id!))].filter((id) =>
+          core.sources.list().some((s) => s.source_id === id),
+        );
         const out: Record<string, unknown> = {};
         for (const id of sync) {
           const progress = jobProgress(!g.json, `syncing ${id}`);

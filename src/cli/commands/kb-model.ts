@@ -57,7 +57,9 @@ async function waitWithBar(core: Core, kbId: string, first: ModelChange, showBar
 
 export function registerKbModel(kb: Command): void {
   kb.command('set-model <kb_id> [model]')
-    .description("change a KB's embedding model: its chunks are re-embedded into a new table while search keeps using the old one, then swapped in")
+    .description(
+      "change a KB's embedding model: its chunks are re-embedded into a new table while search keeps using the old one, then swapped in",
+    )
     .option('--wait', 'run the change to the end in this process, with a progress bar')
     .option('--cancel', 'cancel the change in progress (the KB keeps its model and index)')
     .action(async (kbId: string, model: string | undefined, o: { wait?: boolean; cancel?: boolean }, cmd: Command) => {
@@ -67,7 +69,9 @@ export function registerKbModel(kb: Command): void {
         if (o.cancel) {
           const r = await core.client.cancelModelChange({ kb_id: kbId });
           if (g.json) return printJson(r);
-          return printLine(r.cancelled ? `cancelled; ${kbId} keeps ${r.migration?.from_model ?? 'its model'}` : `nothing to cancel for ${kbId}`);
+          return printLine(
+            r.cancelled ? `cancelled; ${kbId} keeps ${r.migration?.from_model ?? 'its model'}` : `nothing to cancel for ${kbId}`,
+          );
         }
         let m = await core.client.changeKbModel({ kb_id: kbId, model: model! });
         if (o.wait) m = await waitWithBar(core, kbId, m, !g.json);

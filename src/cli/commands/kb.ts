@@ -14,7 +14,10 @@ export function registerKb(program: Command): void {
       .option('--name <name>', 'display name')
       .option('--description <text>', 'what it holds', '')
       .option('--department <name>', 'owning department', '')
-      .option('--model <model>', 'embedding model: a preset (english, multilingual), a model folder, ollama:<name>[@url] or openai:<name>[@url] (see docs/embedders.md)')
+      .option(
+        '--model <model>',
+        'embedding model: a preset (english, multilingual), a model folder, ollama:<name>[@url] or openai:<name>[@url] (see docs/embedders.md)',
+      )
       .option('--languages <list>', 'comma-separated language codes, e.g. en,ru,zh')
       .option('--disabled', 'create it disabled'),
   ).action(async (kbId: string, o: Record<string, string | number | boolean | undefined>, cmd: Command) => {
@@ -28,11 +31,19 @@ export function registerKb(program: Command): void {
         department: String(o.department ?? ''),
         enabled: !o.disabled,
         ...(o.model ? { embedding_model: String(o.model) } : {}),
-        languages: o.languages ? String(o.languages).split(',').map((s) => s.trim()).filter(Boolean) : [],
+        languages: o.languages
+          ? String(o.languages)
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [],
         ...(chunking ? { chunking } : {}),
       });
       if (g.json) printJson(created);
-      else printLine(`created knowledge base ${created.kb_id} (model ${created.embedding_model}, chunking ${created.chunking.strategy} ${created.chunking.chunk_size}/${created.chunking.chunk_overlap})`);
+      else
+        printLine(
+          `created knowledge base ${created.kb_id} (model ${created.embedding_model}, chunking ${created.chunking.strategy} ${created.chunking.chunk_size}/${created.chunking.chunk_overlap})`,
+        );
     });
   });
 
@@ -44,7 +55,10 @@ export function registerKb(program: Command): void {
         const kbs = await core.client.listKbs({});
         if (g.json) return printJson(kbs);
         if (kbs.length === 0) return printLine('no knowledge bases yet: ragdesk kb create <id>');
-        printTable(kbs.map((k) => ({ ...k, enabled: k.enabled ? 'yes' : 'no' })), ['kb_id', 'name', 'enabled', 'document_count', 'chunk_count', 'embedding_model']);
+        printTable(
+          kbs.map((k) => ({ ...k, enabled: k.enabled ? 'yes' : 'no' })),
+          ['kb_id', 'name', 'enabled', 'document_count', 'chunk_count', 'embedding_model'],
+        );
       });
     });
 
@@ -56,7 +70,12 @@ export function registerKb(program: Command): void {
         const info = await core.client.getKb({ kb_id: kbId });
         const stats = (await core.client.stats({})).kbs.find((s) => s.kb_id === kbId);
         if (g.json) return printJson({ ...info, stats });
-        for (const [k, v] of Object.entries({ ...info, ...(stats ? { size_bytes: stats.size_bytes, vector_index: stats.vector_index, fts_index: stats.fts_index, last_update: stats.last_update } : {}) })) {
+        for (const [k, v] of Object.entries({
+          ...info,
+          ...(stats
+            ? { size_bytes: stats.size_bytes, vector_index: stats.vector_index, fts_index: stats.fts_index, last_update: stats.last_update }
+            : {}),
+        })) {
           printLine(`${k.padEnd(16)} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
         }
         if (stats?.migration) printLine(`${'model change'.padEnd(16)} ${describeModelChange(stats.migration)}`);

@@ -9,7 +9,10 @@ import { globals } from './common.js';
 /** `--read a b`, `--read a,b` and `--read '*'` all work. */
 function rights(values: string[] | undefined): KbRights | undefined {
   if (!values) return undefined;
-  const ids = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const ids = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   return ids.includes('*') ? '*' : ids;
 }
 
@@ -50,7 +53,10 @@ export function registerKeys(program: Command): void {
       const list = keyStoreFor(dataPaths(cliDataDir(g.dataDir)).keys).list();
       if (g.json) return printJson(list);
       if (list.length === 0) return printLine('no keys yet: ragdesk keys create <name> [--read kb...] [--write kb...]');
-      printTable(list.map((k) => ({ ...k, read: show(k.read), write: show(k.write), last_used_at: k.last_used_at ?? 'never' })), ['id', 'name', 'prefix', 'read', 'write', 'created_at', 'last_used_at']);
+      printTable(
+        list.map((k) => ({ ...k, read: show(k.read), write: show(k.write), last_used_at: k.last_used_at ?? 'never' })),
+        ['id', 'name', 'prefix', 'read', 'write', 'created_at', 'last_used_at'],
+      );
     });
 
   keys

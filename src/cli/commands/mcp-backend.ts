@@ -87,7 +87,10 @@ export class StdioBackends {
       }
       await sleep(200);
     }
-    throw new RagError('busy', `the data dir is in use by another ragdesk process${lastOwner ? ` (pid ${lastOwner.pid})` : ''} that does not serve MCP; try again when it has finished`);
+    throw new RagError(
+      'busy',
+      `the data dir is in use by another ragdesk process${lastOwner ? ` (pid ${lastOwner.pid})` : ''} that does not serve MCP; try again when it has finished`,
+    );
   }
 
   private async becomeOwner(): Promise<Backend> {
@@ -96,13 +99,24 @@ export class StdioBackends {
     const { startHttpServer } = await import('../../http/server.js');
     // The owner of the data dir keeps folder sources in sync, whichever process it is.
     const { cliCoreDefaults } = await import('../settings.js');
-    const core = await Core.open({ dataDir: this.o.dataDir, allowDownload: this.o.allowDownload, watchSources: true, ...cliCoreDefaults() });
+    const core = await Core.open({
+      dataDir: this.o.dataDir,
+      allowDownload: this.o.allowDownload,
+      watchSources: true,
+      ...cliCoreDefaults(),
+    });
     this.core = core;
     const token = core.lock!.info.token;
     this.o.addSecret?.(token);
     try {
       this.http = await startHttpServer({
-        core, ownerToken: token, host: '127.0.0.1', port: 0, logger: this.o.logger, metrics: this.o.metrics, activity: this.o.activity,
+        core,
+        ownerToken: token,
+        host: '127.0.0.1',
+        port: 0,
+        logger: this.o.logger,
+        metrics: this.o.metrics,
+        activity: this.o.activity,
         onHandover: () => void this.handOver(),
       });
       core.lock!.setPort(this.http.port, '127.0.0.1');

@@ -12,7 +12,8 @@ import { StdioBackends } from './mcp-backend.js';
 
 /** In stdio mode stdout is the protocol: anything a library prints with console.* goes to stderr instead. */
 function keepStdoutForProtocol(): void {
-  const toStderr = (...args: unknown[]) => process.stderr.write(`${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}\n`);
+  const toStderr = (...args: unknown[]) =>
+    process.stderr.write(`${args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')}\n`);
   console.log = toStderr;
   console.info = toStderr;
   console.debug = toStderr;
@@ -26,7 +27,7 @@ export function registerMcp(program: Command): void {
     .option('--no-bridge', 'always open the data dir in this process (fails if another process holds it)')
     .addHelpText(
       'after',
-      '\nEnvironment: RAGDESK_API_KEY limits the session to that key\'s KBs (default: the local owner, full rights).\n' +
+      "\nEnvironment: RAGDESK_API_KEY limits the session to that key's KBs (default: the local owner, full rights).\n" +
         'Logs go to <data dir>/logs/mcp.log and warnings to stderr; stdout carries only MCP messages.',
     )
     .action(async (o: { bridge?: boolean }, cmd: Command) => {
@@ -39,12 +40,23 @@ export function registerMcp(program: Command): void {
       const metrics = new Metrics();
       const activity = activityLogFor(paths.activity);
       const backends = new StdioBackends({
-        dataDir, apiKey, logger: log.logger, metrics, activity, keys: keyStoreFor(paths.keys),
+        dataDir,
+        apiKey,
+        logger: log.logger,
+        metrics,
+        activity,
+        keys: keyStoreFor(paths.keys),
         allowDownload: g.download !== false && process.env.RAGDESK_OFFLINE !== '1',
         noBridge: o.bridge === false,
         addSecret: (secret) => log.addSecret(secret),
       });
-      const record = callRecorder({ metrics, activity, logger: log.logger, transport: 'stdio', keyName: () => backends.principal()?.name ?? 'revoked' });
+      const record = callRecorder({
+        metrics,
+        activity,
+        logger: log.logger,
+        transport: 'stdio',
+        keyName: () => backends.principal()?.name ?? 'revoked',
+      });
       const running = await startStdioServer({
         logger: log.logger,
         resolve: (facts) => backends.resolve(facts),

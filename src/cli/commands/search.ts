@@ -22,29 +22,35 @@ export function registerSearch(program: Command): void {
     .option('--top-k <n>', 'number of hits (1-50)', intArg, 5)
     .option('--filter <key=value>', 'metadata filter, field__op=value (repeatable)', collect)
     .option('--rerank', 'rerank with the cross-encoder when it is available')
-    .action(async (query: string, o: { kb?: string[]; all?: boolean; mode: string; topK: number; filter?: string[]; rerank?: boolean }, cmd: Command) => {
-      const g = globals(cmd);
-      if (!o.kb?.length && !o.all) {
-        cmd.error('give --kb <kb_id> or --all');
-      }
-      await withCore(g, async (core) => {
-        const filter = parseFilters(o.filter);
-        const res = await core.client.search({
-          query,
-          ...(o.kb?.length && !o.all ? { kb_ids: o.kb } : {}),
-          mode: o.mode as 'hybrid',
-          top_k: o.topK,
-          use_rerank: Boolean(o.rerank),
-          ...(filter ? { filter } : {}),
+    .action(
+      async (
+        query: string,
+        o: { kb?: string[]; all?: boolean; mode: string; topK: number; filter?: string[]; rerank?: boolean },
+        cmd: Command,
+      ) => {
+        const g = globals(cmd);
+        if (!o.kb?.length && !o.all) {
+          cmd.error('give --kb <kb_id> or --all');
+        }
+        await withCore(g, async (core) => {
+          const filter = parseFilters(o.filter);
+          const res = await core.client.search({
+            query,
+            ...(o.kb?.length && !o.all ? { kb_ids: o.kb } : {}),
+            mode: o.mode as 'hybrid',
+            top_k: o.topK,
+            use_rerank: Boolean(o.rerank),
+            ...(filter ? { filter } : {}),
+          });
+          if (g.json) return printJson(res);
+          if (res.degraded) process.stderr.write(`note: ${res.degraded}\n`);
+          if (res.hits.length === 0) return printLine('no hits');
+          res.hits.forEach((h, i) => {
+            printLine(`${i + 1}. ${h.title}  [${h.score.toFixed(3)}]`);
+            printLine(`   ${citation(h)}`);
+            printLine(`   ${h.text.replace(/\s+/g, ' ').slice(0, 240)}${h.text.length > 240 ? '…' : ''}`);
+          });
         });
-        if (g.json) return printJson(res);
-        if (res.degraded) process.stderr.write(`note: ${res.degraded}\n`);
-        if (res.hits.length === 0) return printLine('no hits');
-        res.hits.forEach((h, i) => {
-          printLine(`${i + 1}. ${h.title}  [${h.score.toFixed(3)}]`);
-          printLine(`   ${citation(h)}`);
-          printLine(`   ${h.text.replace(/\s+/g, ' ').slice(0, 240)}${h.text.length > 240 ? '…' : ''}`);
-        });
-      });
-    });
+      },
+    );
 }

@@ -28,7 +28,13 @@ function rateArg(value: string): number {
 /** The built web console: $RAGDESK_CONSOLE_DIR, next to the built CLI (out/renderer), or out/renderer of the project. */
 export function findConsoleDir(explicit?: string): string | undefined {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [explicit, process.env.RAGDESK_CONSOLE_DIR, path.resolve(here, '../renderer'), path.resolve(here, '../../../out/renderer'), path.resolve('out/renderer')];
+  const candidates = [
+    explicit,
+    process.env.RAGDESK_CONSOLE_DIR,
+    path.resolve(here, '../renderer'),
+    path.resolve(here, '../../../out/renderer'),
+    path.resolve('out/renderer'),
+  ];
   return candidates.find((c): c is string => Boolean(c) && fs.existsSync(path.join(c!, 'index.html')));
 }
 
@@ -59,11 +65,19 @@ export function registerServe(program: Command): void {
       const paths = dataPaths(dataDir);
       const log = createLogger({ dir: paths.logs, file: 'server.log', stderrLevel: 'warn' });
       if (!isLoopbackHost(o.host)) {
-        process.stderr.write(`warning: --host ${o.host} makes ragdesk reachable from other machines; every request still needs an API key.\n`);
+        process.stderr.write(
+          `warning: --host ${o.host} makes ragdesk reachable from other machines; every request still needs an API key.\n`,
+        );
       }
       const { Core } = await import('../../core/core.js');
       const core = await openTakingOver(
-        () => Core.open({ dataDir, allowDownload: g.download !== false && process.env.RAGDESK_OFFLINE !== '1', watchSources: true, ...cliCoreDefaults() }),
+        () =>
+          Core.open({
+            dataDir,
+            allowDownload: g.download !== false && process.env.RAGDESK_OFFLINE !== '1',
+            watchSources: true,
+            ...cliCoreDefaults(),
+          }),
         paths.lock,
         { onAsk: (owner) => process.stderr.write(`asking ragdesk mcp (pid ${owner.pid}) to hand over the data dir…\n`) },
       );
@@ -72,7 +86,12 @@ export function registerServe(program: Command): void {
       const consoleDir = findConsoleDir(o.console);
       const rate = o.rateLimit;
       const server = await startHttpServer({
-        core, ownerToken: token, host: o.host, port: o.port, logger: log.logger, activity: activityLogFor(paths.activity),
+        core,
+        ownerToken: token,
+        host: o.host,
+        port: o.port,
+        logger: log.logger,
+        activity: activityLogFor(paths.activity),
         ...(o.stateless ? { stateless: true } : {}),
         ...(rate !== undefined ? { rateLimit: rate === 0 ? false : { perSecond: rate, burst: Math.max(1, Math.round(rate * 3)) } } : {}),
         ...(consoleDir ? { staticDir: consoleDir } : {}),
@@ -81,13 +100,24 @@ export function registerServe(program: Command): void {
       }).catch(async (err: unknown) => {
         await core.close();
         const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE') throw new RagError('busy', `port ${o.port} on ${o.host} is already in use: stop what uses it or choose another with --port`);
-        if (code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new RagError('invalid_parameter', `cannot listen on ${o.host}:${o.port}: ${(err as Error).message}`);
+        if (code === 'EADDRINUSE')
+          throw new RagError('busy', `port ${o.port} on ${o.host} is already in use: stop what uses it or choose another with --port`);
+        if (code === 'EACCES' || code === 'EADDRNOTAVAIL')
+          throw new RagError('invalid_parameter', `cannot listen on ${o.host}:${o.port}: ${(err as Error).message}`);
         throw err;
       });
       core.lock!.setPort(server.port, o.host);
       const base = server.url;
-      const info = { url: base, host: server.host, port: server.port, mcp: `${base}/mcp`, console: `${base}/#token=${token}`, token, data_dir: dataDir, pid: process.pid };
+      const info = {
+        url: base,
+        host: server.host,
+        port: server.port,
+        mcp: `${base}/mcp`,
+        console: `${base}/#token=${token}`,
+        token,
+        data_dir: dataDir,
+        pid: process.pid,
+      };
       if (g.json) printJson(info);
       else {
         printLine(`ragdesk serving ${dataDir}`);
@@ -95,7 +125,9 @@ export function registerServe(program: Command): void {
         printLine(`MCP (Streamable HTTP): ${base}/mcp`);
         printLine(`web console: ${base}/#token=${token}${consoleDir ? '' : '  (not built: npm run build)'}`);
         printLine(`owner token: ${token}`);
-        printLine('  send it as "Authorization: Bearer <token>"; it changes at every start. For agents, create keys: ragdesk keys create <name>');
+        printLine(
+          '  send it as "Authorization: Bearer <token>"; it changes at every start. For agents, create keys: ragdesk keys create <name>',
+        );
         printLine(`Stop with Ctrl+C.`);
       }
       if (!isLoopbackHost(o.host)) log.logger.warn({ host: hostForUrl(o.host) }, 'serving beyond loopback');

@@ -38,8 +38,13 @@ export function summaryLine(s: SyncSummary): string {
 
 function sourceRows(sources: Source[]) {
   return sources.map((s) => ({
-    ...s, files: s.counts.files, indexed: s.counts.indexed, failed: s.counts.failed, skipped: s.counts.skipped,
-    last_sync: s.last_sync_at ?? 'never', state: s.last_error && s.state === 'error' ? `error: ${s.last_error}` : s.state,
+    ...s,
+    files: s.counts.files,
+    indexed: s.counts.indexed,
+    failed: s.counts.failed,
+    skipped: s.counts.skipped,
+    last_sync: s.last_sync_at ?? 'never',
+    state: s.last_error && s.state === 'error' ? `error: ${s.last_error}` : s.state,
   }));
 }
 
@@ -53,7 +58,9 @@ async function syncOne(core: Core, id: string, force: boolean, json: boolean | u
 }
 
 export function registerSources(program: Command): void {
-  const sources = program.command('sources').description('folder sources: a KB keeps a folder in sync (watched while `ragdesk serve` or the app runs)');
+  const sources = program
+    .command('sources')
+    .description('folder sources: a KB keeps a folder in sync (watched while `ragdesk serve` or the app runs)');
 
   sources
     .command('add <kb_id> <folder>')
@@ -62,24 +69,38 @@ export function registerSources(program: Command): void {
     .option('--exclude <glob>', 'leave out files or folders matching this glob, e.g. "drafts" (repeatable)', collect)
     .option('--no-recursive', 'only the files directly in the folder')
     .option('--id <source_id>', 'source id (default: from the folder name)')
-    .action(async (kbId: string, folder: string, o: { include?: string[]; exclude?: string[]; recursive: boolean; id?: string }, cmd: Command) => {
-      const g = globals(cmd);
-      process.exitCode = await withCore(g, async (core) => {
-        const added = await core.sources.add({
-          kb_id: kbId, path: folder, include: o.include ?? [], exclude: o.exclude ?? [], recursive: o.recursive,
-          ...(o.id ? { source_id: o.id } : {}),
-        }, false);
-        const summary = await syncOne(core, added.source_id, false, g.json);
-        const source = core.sources.get(added.source_id);
-        if (g.json) printJson({ ...source, summary });
-        else {
-          printLine(`added source ${source.source_id}: ${source.path} → ${kbId}`);
-          printLine(summaryLine(summary));
-          if (summary.failed) printLine(`see why: ragdesk health --kb ${kbId}`);
-        }
-        return summary.failed ? EXIT.partial : EXIT.ok;
-      });
-    });
+    .action(
+      async (
+        kbId: string,
+        folder: string,
+        o: { include?: string[]; exclude?: string[]; recursive: boolean; id?: string },
+        cmd: Command,
+      ) => {
+        const g = globals(cmd);
+        process.exitCode = await withCore(g, async (core) => {
+          const added = await core.sources.add(
+            {
+              kb_id: kbId,
+              path: folder,
+              include: o.include ?? [],
+              exclude: o.exclude ?? [],
+              recursive: o.recursive,
+              ...(o.id ? { source_id: o.id } : {}),
+            },
+            false,
+          );
+          const summary = await syncOne(core, added.source_id, false, g.json);
+          const source = core.sources.get(added.source_id);
+          if (g.json) printJson({ ...source, summary });
+          else {
+            printLine(`added source ${source.source_id}: ${source.path} → ${kbId}`);
+            printLine(summaryLine(summary));
+            if (summary.failed) printLine(`see why: ragdesk health --kb ${kbId}`);
+          }
+          return summary.failed ? EXIT.partial : EXIT.ok;
+        });
+      },
+    );
 
   sources
     .command('list')
@@ -133,7 +154,10 @@ export function registerSources(program: Command): void {
       });
     });
 
-  for (const [name, paused] of [['pause', true], ['resume', false]] as const) {
+  for (const [name, paused] of [
+    ['pause', true],
+    ['resume', false],
+  ] as const) {
     sources
       .command(`${name} <source_id>`)
       .description(paused ? 'pause a source: no watching or rescans until resumed' : 'resume a paused source')
@@ -142,7 +166,10 @@ export function registerSources(program: Command): void {
         await withCore(g, async (core) => {
           const s = paused ? await core.client.pauseSource({ source_id: id }) : await core.client.resumeSource({ source_id: id });
           if (g.json) printJson(s);
-          else printLine(`${id} is ${s.paused ? 'paused' : 'active'}${!paused ? ' (a running ragdesk watches it; `ragdesk sources sync` syncs it now)' : ''}`);
+          else
+            printLine(
+              `${id} is ${s.paused ? 'paused' : 'active'}${!paused ? ' (a running ragdesk watches it; `ragdesk sources sync` syncs it now)' : ''}`,
+            );
         });
       });
   }

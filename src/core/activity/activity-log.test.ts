@@ -9,7 +9,15 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-activity-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const entry = (i: number, tool = 'search_kb'): ActivityEntry => ({
-  time: new Date(1_700_000_000_000 + i).toISOString(), key_name: i % 2 ? 'a' : 'b', client: 'c', transport: 'stdio', tool, args: { i }, hits: i, latency_ms: 1, error_code: null,
+  time: new Date(1_700_000_000_000 + i).toISOString(),
+  key_name: i % 2 ? 'a' : 'b',
+  client: 'c',
+  transport: 'stdio',
+  tool,
+  args: { i },
+  hits: i,
+  latency_ms: 1,
+  error_code: null,
 });
 
 describe('activity log', () => {
@@ -28,8 +36,13 @@ describe('activity log', () => {
 
   it('summarises arguments without secrets or content', () => {
     const s = summarizeArgs({
-      kb_id: 'alpha', content: 'x'.repeat(5000), api_key: 'rdk_secret', token: 't', query: 'q'.repeat(500),
-      documents: Array.from({ length: 9 }, (_, i) => ({ doc_id: `d${i}`, content: 'secret body' })), metadata: { password: 'p', year: 2020 },
+      kb_id: 'alpha',
+      content: 'x'.repeat(5000),
+      api_key: 'rdk_secret',
+      token: 't',
+      query: 'q'.repeat(500),
+      documents: Array.from({ length: 9 }, (_, i) => ({ doc_id: `d${i}`, content: 'secret body' })),
+      metadata: { password: 'p', year: 2020 },
     });
     expect(s.kb_id).toBe('alpha');
     expect(s.content).toBe('[5000 chars]');

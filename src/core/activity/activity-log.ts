@@ -1,11 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  ActivityEntrySchema,
-  ListActivityInputSchema,
-  type ActivityEntry,
-  type ListActivityResult,
-} from '../../shared/contract/keys.js';
+import { ActivityEntrySchema, ListActivityInputSchema, type ActivityEntry, type ListActivityResult } from '../../shared/contract/keys.js';
 import { parseInput } from '../services/validate.js';
 import { writeFileAtomic } from '../store/json-file.js';
 
@@ -37,7 +32,9 @@ function summarizeValue(v: unknown, depth: number): unknown {
   if (v === null || typeof v !== 'object') return v;
   if (depth >= 2) return Array.isArray(v) ? `[${v.length} items]` : '[object]';
   if (Array.isArray(v)) {
-    const head = v.slice(0, MAX_ITEMS).map((x) => (x && typeof x === 'object' && !Array.isArray(x) ? summarizeArgs(x, depth + 1) : summarizeValue(x, depth + 1)));
+    const head = v
+      .slice(0, MAX_ITEMS)
+      .map((x) => (x && typeof x === 'object' && !Array.isArray(x) ? summarizeArgs(x, depth + 1) : summarizeValue(x, depth + 1)));
     return v.length > MAX_ITEMS ? { count: v.length, first: head } : head;
   }
   return summarizeArgs(v, depth + 1);
@@ -78,7 +75,10 @@ export class ActivityLog {
 
   private readLines(): string[] {
     try {
-      return fs.readFileSync(this.file, 'utf8').split('\n').filter((l) => l.trim().length > 0);
+      return fs
+        .readFileSync(this.file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim().length > 0);
     } catch {
       return [];
     }

@@ -1,13 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  CreateKeyInputSchema,
-  type ApiKeyInfo,
-  type CreatedKey,
-  type CreateKeyInput,
-  type KbRights,
-} from '../../shared/contract/keys.js';
+import { CreateKeyInputSchema, type ApiKeyInfo, type CreatedKey, type CreateKeyInput, type KbRights } from '../../shared/contract/keys.js';
 import { RagError } from '../../shared/errors.js';
 import type { CallerScope } from '../core.js';
 import { parseInput } from '../services/validate.js';

@@ -67,12 +67,10 @@ export async function chunkDocumentWithWarnings(doc: ParsedDocument, config: Chu
       break;
   }
   const locate = createLocator(doc);
-  const chunks = spans.map(
-    (span, i): ChunkDraft => {
-      const text = doc.text.slice(span.start, span.end);
-      return { chunk_index: i, text, characters: text.length, tokens: span.tokens, location: locate(span.start, span.end) };
-    },
-  );
+  const chunks = spans.map((span, i): ChunkDraft => {
+    const text = doc.text.slice(span.start, span.end);
+    return { chunk_index: i, text, characters: text.length, tokens: span.tokens, location: locate(span.start, span.end) };
+  });
   return { chunks, warnings };
 }
 

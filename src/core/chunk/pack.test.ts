@@ -32,10 +32,7 @@ describe('packUnits', () => {
     const tc = new TokenCost(wordCounter);
     const us = units(tc);
     us[3]!.breakBefore = true;
-    expect(slices(packUnits(text, us, { size: 12, overlap: 4 }, tc))).toEqual([
-      'A1 a2 a3. B1 b2 b3. C1 c2 c3.',
-      'D1 d2 d3. E1 e2 e3.',
-    ]);
+    expect(slices(packUnits(text, us, { size: 12, overlap: 4 }, tc))).toEqual(['A1 a2 a3. B1 b2 b3. C1 c2 c3.', 'D1 d2 d3. E1 e2 e3.']);
   });
 
   it('counts the tokenizer overhead once per chunk', () => {

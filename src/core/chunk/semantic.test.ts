@@ -53,8 +53,20 @@ const ROCKETS_RU = [
   'Ступени ракеты отделяются, когда топливо ракеты кончается.',
   'Инженеры испытывают двигатели, и ракеты стартуют на орбиту.',
 ];
-const CATS_ZH = ['猫一天大部分时间都在睡觉，猫很懒。', '猫用舌头梳理猫毛。', '猫感到安全时，猫会发出呼噜声。', '小猫看着大猫学习抓老鼠。', '猫用胡须测量缝隙，猫很聪明。'];
-const ROCKETS_ZH = ['火箭燃烧燃料，把卫星送入轨道。', '火箭发动机喷出燃气，火箭升空。', '进入轨道需要火箭达到很高的速度。', '燃料用完后，火箭各级分离。', '工程师在发射前测试火箭发动机。'];
+const CATS_ZH = [
+  '猫一天大部分时间都在睡觉，猫很懒。',
+  '猫用舌头梳理猫毛。',
+  '猫感到安全时，猫会发出呼噜声。',
+  '小猫看着大猫学习抓老鼠。',
+  '猫用胡须测量缝隙，猫很聪明。',
+];
+const ROCKETS_ZH = [
+  '火箭燃烧燃料，把卫星送入轨道。',
+  '火箭发动机喷出燃气，火箭升空。',
+  '进入轨道需要火箭达到很高的速度。',
+  '燃料用完后，火箭各级分离。',
+  '工程师在发射前测试火箭发动机。',
+];
 
 describe('semantic strategy', () => {
   it.each([
@@ -109,7 +121,11 @@ describe('semantic strategy', () => {
     const failing = async (): Promise<Float32Array[]> => {
       throw new Error('model file missing');
     };
-    const got = await chunkDocumentWithWarnings(doc, { strategy: 'semantic', chunk_size: 512, chunk_overlap: 0 }, { tokenizer: wordCounter, embed: failing });
+    const got = await chunkDocumentWithWarnings(
+      doc,
+      { strategy: 'semantic', chunk_size: 512, chunk_overlap: 0 },
+      { tokenizer: wordCounter, embed: failing },
+    );
     expect(got.warnings).toHaveLength(1);
     expect(got.warnings[0]).toContain('model file missing');
     expect(got.chunks).toHaveLength(1);

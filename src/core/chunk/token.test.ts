@@ -65,7 +65,12 @@ describe('token strategy', () => {
     const chunks = await chunkDocument(doc, { strategy: 'token', chunk_size: 64, chunk_overlap: 0 }, { tokenizer: charCounter });
     expectValidChunks(doc, chunks, charCounter, 64);
     expectCoverage(doc, chunks);
-    expect(chunks.map((c) => c.text).join('').replace(/\s/g, '')).toBe(`start${long}end`);
+    expect(
+      chunks
+        .map((c) => c.text)
+        .join('')
+        .replace(/\s/g, ''),
+    ).toBe(`start${long}end`);
   });
 
   it('never splits a surrogate pair', async () => {

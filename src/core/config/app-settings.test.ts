@@ -22,7 +22,10 @@ describe('app settings file (conf)', () => {
 
   it('reads what the desktop app wrote to settings.json', () => {
     const cwd = tmp();
-    fs.writeFileSync(path.join(cwd, 'settings.json'), JSON.stringify({ ...DEFAULT_APP_SETTINGS, server: { enabled: false, port: 9000 }, theme: 'dark' }));
+    fs.writeFileSync(
+      path.join(cwd, 'settings.json'),
+      JSON.stringify({ ...DEFAULT_APP_SETTINGS, server: { enabled: false, port: 9000 }, theme: 'dark' }),
+    );
     const s = readAppSettings({ cwd });
     expect(s.server).toEqual({ enabled: false, port: 9000 });
     expect(s.theme).toBe('dark');

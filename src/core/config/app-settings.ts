@@ -14,7 +14,9 @@ export { SETTINGS_NAME } from './settings-file.js';
 
 /** `conf`/electron-store `schema` option: one JSON Schema (draft 2020-12, what conf's ajv speaks) per top-level key. */
 export function appSettingsJsonSchema(): Record<string, Record<string, unknown>> {
-  const schema = z.toJSONSchema(AppSettingsSchema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, Record<string, unknown>> };
+  const schema = z.toJSONSchema(AppSettingsSchema, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, Record<string, unknown>>;
+  };
   return schema.properties ?? {};
 }
 

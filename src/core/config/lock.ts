@@ -64,9 +64,13 @@ export function acquireLock(lockPath: string): HeldLock {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = readLock(lockPath);
       if (owner && owner.pid !== process.pid && isPidAlive(owner.pid)) {
-        throw new RagError('busy', `the data dir is in use by another ragdesk process (pid ${owner.pid}${owner.port ? `, serving on port ${owner.port}` : ''})`, {
-          details: { pid: owner.pid, port: owner.port },
-        });
+        throw new RagError(
+          'busy',
+          `the data dir is in use by another ragdesk process (pid ${owner.pid}${owner.port ? `, serving on port ${owner.port}` : ''})`,
+          {
+            details: { pid: owner.pid, port: owner.port },
+          },
+        );
       }
       // Stale: remove and retry (a racing process may win the next round; then we see it alive).
       fs.rmSync(lockPath, { force: true });

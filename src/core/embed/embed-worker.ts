@@ -198,7 +198,9 @@ async function handle(msg: WorkerRequest): Promise<void> {
     }
   } catch (err) {
     const error: WorkerFailure =
-      err instanceof Failure ? err.failure : { code: 'internal', message: `embedding worker: ${err instanceof Error ? err.message : String(err)}` };
+      err instanceof Failure
+        ? err.failure
+        : { code: 'internal', message: `embedding worker: ${err instanceof Error ? err.message : String(err)}` };
     post({ type: 'result', id: msg.id, ok: false, error });
   }
 }

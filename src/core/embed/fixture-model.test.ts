@@ -56,7 +56,10 @@ describe('fixture models', () => {
     const tokenizer = await AutoTokenizer.from_pretrained('fixture-rerank');
     const model = await AutoModelForSequenceClassification.from_pretrained('fixture-rerank', { dtype: 'fp32' });
     const passages = ['tax law and customs', 'heart disease treatment', 'the cat sat on the road'];
-    const inputs = tokenizer(passages.map(() => 'heart disease'), { text_pair: passages, padding: true, truncation: true });
+    const inputs = tokenizer(
+      passages.map(() => 'heart disease'),
+      { text_pair: passages, padding: true, truncation: true },
+    );
     const { logits } = (await model(inputs)) as { logits: Tensor };
     expect(logits.dims).toEqual([3, 1]);
     const scores = Array.from(logits.data as Float32Array);

@@ -110,7 +110,13 @@ function rerankGraph(table: OnnxTensor): OnnxGraph {
   };
 }
 
-async function writeFolder(dir: string, config: Record<string, unknown>, vocab: string[], maxLength: number, onnx: Uint8Array): Promise<void> {
+async function writeFolder(
+  dir: string,
+  config: Record<string, unknown>,
+  vocab: string[],
+  maxLength: number,
+  onnx: Uint8Array,
+): Promise<void> {
   await mkdir(path.join(dir, 'onnx'), { recursive: true });
   await writeFile(path.join(dir, 'config.json'), JSON.stringify(config, null, 2));
   await writeFile(path.join(dir, 'tokenizer.json'), JSON.stringify(fixtureTokenizerJson(vocab)));
@@ -139,9 +145,20 @@ export async function buildFixtureModel(dir: string, options: FixtureModelOption
   const dim = options.dim ?? 64;
   const maxLength = options.maxLength ?? 512;
   const vocab = fixtureVocabulary();
-  const table: OnnxTensor = { name: 'table', dataType: 'float', dims: [vocab.length, dim], floats: embeddingTable(vocab, dim, options.seed ?? 42) };
+  const table: OnnxTensor = {
+    name: 'table',
+    dataType: 'float',
+    dims: [vocab.length, dim],
+    floats: embeddingTable(vocab, dim, options.seed ?? 42),
+  };
   const abs = path.resolve(dir);
-  await writeFolder(abs, { ...baseConfig(dim, vocab.length, maxLength), architectures: ['BertModel'] }, vocab, maxLength, encodeOnnxModel(embeddingGraph(table, dim)));
+  await writeFolder(
+    abs,
+    { ...baseConfig(dim, vocab.length, maxLength), architectures: ['BertModel'] },
+    vocab,
+    maxLength,
+    encodeOnnxModel(embeddingGraph(table, dim)),
+  );
   return { dir: abs, dim, vocabSize: vocab.length };
 }
 
@@ -150,7 +167,12 @@ export async function buildFixtureReranker(dir: string, options: FixtureModelOpt
   const dim = options.dim ?? 64;
   const maxLength = options.maxLength ?? 512;
   const vocab = fixtureVocabulary();
-  const table: OnnxTensor = { name: 'table', dataType: 'float', dims: [vocab.length, dim], floats: embeddingTable(vocab, dim, options.seed ?? 7) };
+  const table: OnnxTensor = {
+    name: 'table',
+    dataType: 'float',
+    dims: [vocab.length, dim],
+    floats: embeddingTable(vocab, dim, options.seed ?? 7),
+  };
   const config = {
     ...baseConfig(dim, vocab.length, maxLength),
     architectures: ['BertForSequenceClassification'],

@@ -107,11 +107,15 @@ describe('load errors', () => {
     expect(f.message).toBe('model "multilingual" (Xenova/multilingual-e5-small) is not in /data/models and downloads are off');
     expect(f.details?.cause).toContain('config.json');
     const folderSpec = resolveModelSpec('/opt/m', 'embedding');
-    expect(missingFailure({ ...ctx, spec: folderSpec, dir: '/opt/m', missing: ['onnx/model.onnx'] }).message).toContain('not a usable model folder');
+    expect(missingFailure({ ...ctx, spec: folderSpec, dir: '/opt/m', missing: ['onnx/model.onnx'] }).message).toContain(
+      'not a usable model folder',
+    );
   });
 
   it('classifies a failed download as missing', () => {
-    const err = new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND huggingface.co'), { code: 'ENOTFOUND' }) });
+    const err = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('getaddrinfo ENOTFOUND huggingface.co'), { code: 'ENOTFOUND' }),
+    });
     const f = classifyLoadError(err, ctx);
     expect(f.state).toBe('missing');
     expect(f.message).toMatch(/is not in \/data\/models and the download failed/);
@@ -119,7 +123,9 @@ describe('load errors', () => {
   });
 
   it('classifies a file not found (locally or on the hub) as missing', () => {
-    const err = Object.assign(new Error('Could not locate file: "https://huggingface.co/x/resolve/main/onnx/model.onnx".'), { name: 'ModelFileNotFoundError' });
+    const err = Object.assign(new Error('Could not locate file: "https://huggingface.co/x/resolve/main/onnx/model.onnx".'), {
+      name: 'ModelFileNotFoundError',
+    });
     expect(classifyLoadError(err, ctx).state).toBe('missing');
     expect(classifyLoadError(err, { ...ctx, allowDownload: false }).message).toContain('downloads are off');
   });

@@ -146,11 +146,26 @@ export function classifyLoadError(err: unknown, ctx: FailureContext): WorkerFail
   const where = spec.source === 'folder' ? dir : ctx.cacheDir;
   const details = { model: spec.model, resolved: spec.resolved, dir, cause: text };
   if (NETWORK_ERROR.test(text) && spec.source === 'hub' && ctx.allowDownload) {
-    return { code: 'model_unavailable', state: 'missing', details, message: `model "${spec.model}" (${spec.resolved}) is not in ${where} and the download failed (no network?): ${text}` };
+    return {
+      code: 'model_unavailable',
+      state: 'missing',
+      details,
+      message: `model "${spec.model}" (${spec.resolved}) is not in ${where} and the download failed (no network?): ${text}`,
+    };
   }
   if (name === 'ModelFileNotFoundError' || NOT_FOUND.test(text)) {
     const how = spec.source === 'folder' ? 'the folder is incomplete' : ctx.allowDownload ? 'the download failed' : 'downloads are off';
-    return { code: 'model_unavailable', state: 'missing', details, message: `model "${spec.model}" (${spec.resolved}) is not in ${where} and ${how}: ${text}` };
+    return {
+      code: 'model_unavailable',
+      state: 'missing',
+      details,
+      message: `model "${spec.model}" (${spec.resolved}) is not in ${where} and ${how}: ${text}`,
+    };
   }
-  return { code: 'model_unavailable', state: 'error', details, message: `model "${spec.model}" (${spec.resolved}) failed to load: ${text}` };
+  return {
+    code: 'model_unavailable',
+    state: 'error',
+    details,
+    message: `model "${spec.model}" (${spec.resolved}) failed to load: ${text}`,
+  };
 }

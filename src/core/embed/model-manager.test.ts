@@ -52,7 +52,13 @@ describe('WorkerModelManager with the fixture model', () => {
     expect(mine[0]).toBe('loading');
     expect(mine.at(-1)).toBe('loaded');
     const status = manager.status().find((s) => s.model === fixture.dir);
-    expect(ModelStatusSchema.parse(status)).toEqual({ model: fixture.dir, resolved: fixture.dir, kind: 'embedding', state: 'loaded', dim: 48 });
+    expect(ModelStatusSchema.parse(status)).toEqual({
+      model: fixture.dir,
+      resolved: fixture.dir,
+      kind: 'embedding',
+      state: 'loaded',
+      dim: 48,
+    });
     expect(await manager.getEmbedder(fixture.dir)).toBe(embedder);
   });
 
@@ -73,7 +79,10 @@ describe('WorkerModelManager with the fixture model', () => {
   it('pools with the attention mask: padding in a batch does not change a vector', async () => {
     const embedder = await manager.getEmbedder(fixture.dir);
     const [alone] = await embedder.embedPassages(['heart']);
-    const [padded] = await embedder.embedPassages(['heart', 'a much longer text that forces the short one to be padded with many pad tokens']);
+    const [padded] = await embedder.embedPassages([
+      'heart',
+      'a much longer text that forces the short one to be padded with many pad tokens',
+    ]);
     closeTo(alone!, padded!);
   });
 

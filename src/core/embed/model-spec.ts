@@ -39,13 +39,7 @@ export function isHubId(value: string): boolean {
 }
 
 function looksLikePath(model: string): boolean {
-  return (
-    path.isAbsolute(model) ||
-    model === '.' ||
-    model === '~' ||
-    /^(\.{1,2}|~)[\\/]/.test(model) ||
-    model.includes('\\')
-  );
+  return path.isAbsolute(model) || model === '.' || model === '~' || /^(\.{1,2}|~)[\\/]/.test(model) || model.includes('\\');
 }
 
 function isModelFolder(dir: string): boolean {
@@ -86,7 +80,9 @@ export function resolveModelSpec(model: string, kind: ModelKind, cwd: string = p
   if (isRemoteModel(trimmed)) {
     throw new RagError(
       'invalid_parameter',
-      kind === 'rerank' ? 'rerank models run locally: ollama:/openai: model strings name embedders only' : 'remote embedders are not loaded by transformers.js',
+      kind === 'rerank'
+        ? 'rerank models run locally: ollama:/openai: model strings name embedders only'
+        : 'remote embedders are not loaded by transformers.js',
     );
   }
   const preset = findPreset(trimmed, kind);

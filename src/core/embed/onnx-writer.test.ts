@@ -8,7 +8,12 @@ interface Decoded {
   opsetImport: { domain: string; version: number | { toNumber(): number } }[];
   graph: {
     name: string;
-    node: { opType: string; input: string[]; output: string[]; attribute: { name: string; i?: unknown; ints?: unknown[]; f?: number; type: number }[] }[];
+    node: {
+      opType: string;
+      input: string[];
+      output: string[];
+      attribute: { name: string; i?: unknown; ints?: unknown[]; f?: number; type: number }[];
+    }[];
     input: { name: string; type: { tensorType: { elemType: number; shape: { dim: { dimValue?: unknown; dimParam?: string }[] } } } }[];
     output: { name: string }[];
     initializer: { name: string; dims: unknown[]; dataType: number; rawData: Uint8Array }[];
@@ -28,7 +33,15 @@ describe('encodeOnnxModel', () => {
     ],
     nodes: [
       { op: 'Gather', inputs: ['table', 'input_ids'], outputs: ['out'], attributes: [{ name: 'axis', int: -1 }] },
-      { op: 'Identity', inputs: ['out'], outputs: ['out2'], attributes: [{ name: 'ints', ints: [1, 2] }, { name: 'f', float: 0.5 }] },
+      {
+        op: 'Identity',
+        inputs: ['out'],
+        outputs: ['out2'],
+        attributes: [
+          { name: 'ints', ints: [1, 2] },
+          { name: 'f', float: 0.5 },
+        ],
+      },
     ],
   };
 

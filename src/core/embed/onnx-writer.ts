@@ -25,10 +25,7 @@ export interface OnnxValueInfo {
   shape: (number | string)[];
 }
 
-export type OnnxAttribute =
-  | { name: string; int: number }
-  | { name: string; ints: number[] }
-  | { name: string; float: number };
+export type OnnxAttribute = { name: string; int: number } | { name: string; ints: number[] } | { name: string; float: number };
 
 export interface OnnxNode {
   op: string;
@@ -150,7 +147,8 @@ function valueInfoProto(v: OnnxValueInfo): Message {
   const shape = new Message();
   for (const d of v.shape) {
     const dim = new Message();
-    if (typeof d === 'number') dim.int(1, d); // dim_value
+    if (typeof d === 'number')
+      dim.int(1, d); // dim_value
     else dim.string(2, d); // dim_param
     shape.message(1, dim);
   }

@@ -9,11 +9,7 @@
  * then scale each row to unit length. Padding positions never contribute, so a text's vector is the same
  * whether it was embedded alone or padded in a batch. A row with no unmasked position (or all zeros) stays zero.
  */
-export function meanPoolNormalize(
-  hidden: ArrayLike<number>,
-  dims: readonly number[],
-  mask: ArrayLike<number | bigint>,
-): Float32Array {
+export function meanPoolNormalize(hidden: ArrayLike<number>, dims: readonly number[], mask: ArrayLike<number | bigint>): Float32Array {
   const [batch = 0, seq = 0, dim = 0] = dims;
   const out = new Float32Array(batch * dim);
   const sum = new Float64Array(dim);

@@ -45,7 +45,12 @@ describe('prefixes', () => {
 describe('resolveModelSpec', () => {
   it('resolves presets to hub ids with their dtype and prefixes', () => {
     const spec = resolveModelSpec('multilingual', 'embedding');
-    expect(spec).toMatchObject({ source: 'hub', resolved: 'Xenova/multilingual-e5-small', name: 'Xenova/multilingual-e5-small', dtype: 'q8' });
+    expect(spec).toMatchObject({
+      source: 'hub',
+      resolved: 'Xenova/multilingual-e5-small',
+      name: 'Xenova/multilingual-e5-small',
+      dtype: 'q8',
+    });
     expect(spec.prefixes).toEqual({ query: 'query: ', passage: 'passage: ' });
     expect(resolveModelSpec('english', 'embedding').prefixes).toEqual({ query: '', passage: '' });
     expect(resolveModelSpec('rerank', 'rerank').resolved).toBe('Xenova/ms-marco-MiniLM-L-6-v2');
@@ -57,7 +62,12 @@ describe('resolveModelSpec', () => {
     expect(abs).toMatchObject({ source: 'folder', resolved: '/opt/models/my-model', name: 'my-model', localModelPath: '/opt/models' });
     expect(abs.dtype).toBeUndefined();
     const rel = resolveModelSpec('./models/e5-small-local', 'embedding', '/work');
-    expect(rel).toMatchObject({ source: 'folder', resolved: '/work/models/e5-small-local', name: 'e5-small-local', localModelPath: '/work/models' });
+    expect(rel).toMatchObject({
+      source: 'folder',
+      resolved: '/work/models/e5-small-local',
+      name: 'e5-small-local',
+      localModelPath: '/work/models',
+    });
     expect(rel.prefixes.query).toBe('query: ');
   });
 
@@ -71,7 +81,10 @@ describe('resolveModelSpec', () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'ragdesk-spec-'));
     mkdirSync(path.join(root, 'acme', 'model'), { recursive: true });
     writeFileSync(path.join(root, 'acme', 'model', 'config.json'), '{}');
-    expect(resolveModelSpec('acme/model', 'embedding', root)).toMatchObject({ source: 'folder', resolved: path.join(root, 'acme', 'model') });
+    expect(resolveModelSpec('acme/model', 'embedding', root)).toMatchObject({
+      source: 'folder',
+      resolved: path.join(root, 'acme', 'model'),
+    });
     expect(resolveModelSpec('acme/other', 'embedding', root)).toMatchObject({ source: 'hub', resolved: 'acme/other', name: 'acme/other' });
   });
 

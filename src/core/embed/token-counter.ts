@@ -40,7 +40,9 @@ export async function loadModelTokenCounter(spec: ModelSpec, cacheDir: string): 
     const tokenizer = await run;
     return { id: spec.resolved, count: wordMemoizedCount((text) => tokenizer.encode(text, { add_special_tokens: false }).length) };
   } catch (err) {
-    process.stderr.write(`ragdesk: tokenizer of ${spec.model} could not be loaded, estimating tokens: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `ragdesk: tokenizer of ${spec.model} could not be loaded, estimating tokens: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     return undefined;
   }
 }

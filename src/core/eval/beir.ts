@@ -38,7 +38,12 @@ function firstExisting(dir: string, names: string[]): string {
 export async function loadBeir(dir: string): Promise<BeirDataset> {
   const abs = path.resolve(dir);
   const corpus = await readJsonl<BeirDoc>(firstExisting(abs, ['corpus.jsonl', 'corpus.jsonl.gz']));
-  const queries = new Map((await readJsonl<{ _id: string; text: string }>(firstExisting(abs, ['queries.jsonl', 'queries.jsonl.gz']))).map((q) => [String(q._id), q.text]));
+  const queries = new Map(
+    (await readJsonl<{ _id: string; text: string }>(firstExisting(abs, ['queries.jsonl', 'queries.jsonl.gz']))).map((q) => [
+      String(q._id),
+      q.text,
+    ]),
+  );
   const qrels: Qrels = new Map();
   const lines = fs.readFileSync(firstExisting(abs, ['qrels/test.tsv']), 'utf8').split('\n');
   for (const line of lines.slice(1)) {

@@ -12,10 +12,24 @@ function write(text: string): string {
 
 describe('a KB’s saved queries file', () => {
   it('reads doc_id lists and graded objects, skipping blank and # lines', () => {
-    const q = loadKbQueries(write('# judged by hand\n{"query": "returns", "relevant": ["a", "b"]}\n\n{"query": "customs", "relevant": {"c": 2, "d": 0}}\n'));
+    const q = loadKbQueries(
+      write('# judged by hand\n{"query": "returns", "relevant": ["a", "b"]}\n\n{"query": "customs", "relevant": {"c": 2, "d": 0}}\n'),
+    );
     expect(q.map((x) => [x.query, [...x.relevant]])).toEqual([
-      ['returns', [['a', 1], ['b', 1]]],
-      ['customs', [['c', 2], ['d', 0]]],
+      [
+        'returns',
+        [
+          ['a', 1],
+          ['b', 1],
+        ],
+      ],
+      [
+        'customs',
+        [
+          ['c', 2],
+          ['d', 0],
+        ],
+      ],
     ]);
   });
   it('names the line of a bad entry, and a missing file', () => {

@@ -26,7 +26,8 @@ export function loadKbQueries(file: string): JudgedQuery[] {
   text.split('\n').forEach((raw, i) => {
     const line = raw.trim();
     if (!line || line.startsWith('#')) return;
-    const bad = (why: string) => new RagError('invalid_parameter', `${file}:${i + 1}: ${why}; expected {"query": "...", "relevant": ["doc_id", ...]}`);
+    const bad = (why: string) =>
+      new RagError('invalid_parameter', `${file}:${i + 1}: ${why}; expected {"query": "...", "relevant": ["doc_id", ...]}`);
     let row: unknown;
     try {
       row = JSON.parse(line);
@@ -78,7 +79,13 @@ export async function evalKbQueries(core: Core, options: KbEvalOptions): Promise
   const kb = core.ctx.store.registry.get(options.kb_id);
   const dataset = `kb:${kb.kb_id}`;
   const score = (ctx: Core['ctx'], target: Kb, model: string) =>
-    scoreModes(ctx, target, options.queries, { dataset, model, modes: options.modes, ...(options.fusion ? { fusion: options.fusion } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    scoreModes(ctx, target, options.queries, {
+      dataset,
+      model,
+      modes: options.modes,
+      ...(options.fusion ? { fusion: options.fusion } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
   const results: ModelEval[] = [{ model: kb.embedding_model, index: 'current', reports: await score(core.ctx, kb, kb.embedding_model) }];
   for (const model of options.models) {
     if (model === kb.embedding_model) continue;

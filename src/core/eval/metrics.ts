@@ -8,7 +8,10 @@ export function ndcgAt(ranked: string[], rel: Map<string, number>, k: number): n
     const g = rel.get(id) ?? 0;
     if (g > 0) dcg += (2 ** g - 1) / Math.log2(i + 2);
   });
-  const ideal = [...rel.values()].filter((g) => g > 0).sort((a, b) => b - a).slice(0, k);
+  const ideal = [...rel.values()]
+    .filter((g) => g > 0)
+    .sort((a, b) => b - a)
+    .slice(0, k);
   const idcg = ideal.reduce((acc, g, i) => acc + (2 ** g - 1) / Math.log2(i + 2), 0);
   return idcg > 0 ? dcg / idcg : 0;
 }

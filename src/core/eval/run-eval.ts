@@ -48,7 +48,13 @@ export async function scoreModes(
   ctx: CoreContext,
   kb: Kb,
   queries: JudgedQuery[],
-  options: { dataset: string; model: string; modes: SearchMode[]; fusion?: FusionMethod; onProgress?: (stage: string, done: number, total: number) => void },
+  options: {
+    dataset: string;
+    model: string;
+    modes: SearchMode[];
+    fusion?: FusionMethod;
+    onProgress?: (stage: string, done: number, total: number) => void;
+  },
 ): Promise<EvalReport[]> {
   const reports: EvalReport[] = [];
   for (const mode of options.modes) {
@@ -70,8 +76,15 @@ export async function scoreModes(
     }
     const avg = (x: number) => (n ? round(x / n) : 0);
     reports.push({
-      dataset: options.dataset, mode, queries: n, ndcg_at_10: avg(ndcg), recall_at_100: avg(recall), mrr_at_10: avg(mrr),
-      model: options.model, ...(mode === 'hybrid' ? { fusion: options.fusion ?? 'adaptive' } : {}), ...(degraded ? { degraded } : {}),
+      dataset: options.dataset,
+      mode,
+      queries: n,
+      ndcg_at_10: avg(ndcg),
+      recall_at_100: avg(recall),
+      mrr_at_10: avg(mrr),
+      model: options.model,
+      ...(mode === 'hybrid' ? { fusion: options.fusion ?? 'adaptive' } : {}),
+      ...(degraded ? { degraded } : {}),
     });
   }
   return reports;
@@ -84,12 +97,22 @@ export async function scoreModes(
 export async function runEval(options: EvalOptions): Promise<EvalReport[]> {
   const ds = await loadBeir(options.dataset);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-eval-'));
-  const core = await Core.open({ dataDir, allowDownload: options.allowDownload ?? false, waitForModels: true, ...(options.models ? { models: options.models } : {}) });
+  const core = await Core.open({
+    dataDir,
+    allowDownload: options.allowDownload ?? false,
+    waitForModels: true,
+    ...(options.models ? { models: options.models } : {}),
+  });
   try {
     await core.client.createKb({ kb_id: 'eval', embedding_model: options.model, chunking: options.chunking ?? { strategy: 'whole' } });
     const batch = 500;
     for (let i = 0; i < ds.corpus.length; i += batch) {
-      const docs = ds.corpus.slice(i, i + batch).map((d) => ({ doc_id: String(d._id), title: d.title ?? '', content: d.text || d.title || '-', ...(options.chunking ? { chunking: options.chunking } : {}) }));
+      const docs = ds.corpus.slice(i, i + batch).map((d) => ({
+        doc_id: String(d._id),
+        title: d.title ?? '',
+        content: d.text || d.title || '-',
+        ...(options.chunking ? { chunking: options.chunking } : {}),
+      }));
       await core.client.addDocumentsBatch({ kb_id: 'eval', documents: docs });
       options.onProgress?.('index', Math.min(i + batch, ds.corpus.length), ds.corpus.length);
     }

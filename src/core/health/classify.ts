@@ -74,7 +74,8 @@ export function coveredScripts(kb: Kb, presets: readonly ModelPreset[]): 'all' |
   const langs = preset.languages;
   if (langs.includes('multilingual') || langs.length > 2) return 'all';
   const scripts = new Set<string>();
-  for (const lang of langs) scripts.add(lang === 'ru' || lang === 'uk' ? 'cyrillic' : lang === 'zh' || lang === 'ja' || lang === 'ko' ? 'cjk' : 'latin');
+  for (const lang of langs)
+    scripts.add(lang === 'ru' || lang === 'uk' ? 'cyrillic' : lang === 'zh' || lang === 'ja' || lang === 'ko' ? 'cjk' : 'latin');
   return scripts;
 }
 
@@ -84,7 +85,8 @@ function decodeProblem(parsed: ParsedDocument): string | undefined {
   const confidence = typeof parsed.metadata.encoding_confidence === 'number' ? parsed.metadata.encoding_confidence : 1;
   const replacements = (parsed.text.match(/\uFFFD/g) ?? []).length;
   const parts: string[] = [];
-  if (confidence < LOW_ENCODING_CONFIDENCE) parts.push(`the encoding was guessed as ${encoding} with low confidence (${confidence.toFixed(2)})`);
+  if (confidence < LOW_ENCODING_CONFIDENCE)
+    parts.push(`the encoding was guessed as ${encoding} with low confidence (${confidence.toFixed(2)})`);
   if (replacements > 0) parts.push(`${replacements} character${replacements === 1 ? '' : 's'} could not be decoded (shown as \uFFFD)`);
   if (parts.length === 0) return undefined;
   return `${parts.join('; ')}: the text may be garbled, save the file as UTF-8`;
@@ -101,7 +103,8 @@ export function verdictForParsed(parsed: ParsedDocument, covered: 'all' | Set<st
   if (parsed.warnings.includes(WARNING_NO_TEXT_LAYER)) {
     return { ...facts, status: 'no_text_layer', message: 'a scanned PDF without a text layer: nothing to index (run OCR on it first)' };
   }
-  if (!parsed.text.trim() || parsed.warnings.includes(WARNING_EMPTY_TEXT)) return { ...facts, status: 'empty', message: 'the file has no text' };
+  if (!parsed.text.trim() || parsed.warnings.includes(WARNING_EMPTY_TEXT))
+    return { ...facts, status: 'empty', message: 'the file has no text' };
   const scripts = detectScripts(parsed.text);
   if (scripts.main) facts.script = scripts.main;
   const decode = decodeProblem(parsed);
@@ -110,9 +113,13 @@ export function verdictForParsed(parsed: ParsedDocument, covered: 'all' | Set<st
     const uncovered = Object.entries(scripts.shares).filter(([name]) => !covered.has(name) && name !== 'other');
     const share = uncovered.reduce((s, [, v]) => s + v, 0);
     if (share >= UNCOVERED_SHARE) {
-      const names = uncovered.sort((a, b) => b[1] - a[1]).map(([n]) => n).join(', ');
+      const names = uncovered
+        .sort((a, b) => b[1] - a[1])
+        .map(([n]) => n)
+        .join(', ');
       return {
-        ...facts, status: 'language_not_covered',
+        ...facts,
+        status: 'language_not_covered',
         message: `${Math.round(share * 100)}% of the text is ${names}, which the KB's model (${modelName}) was not trained on: full-text search finds it, vector search works poorly; use the multilingual model`,
       };
     }

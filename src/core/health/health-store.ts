@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { HEALTH_STATUSES, HealthReportInputSchema, type HealthEntry, type HealthReport, type HealthStatus } from '../../shared/contract/index.js';
+import {
+  HEALTH_STATUSES,
+  HealthReportInputSchema,
+  type HealthEntry,
+  type HealthReport,
+  type HealthStatus,
+} from '../../shared/contract/index.js';
 import type { CoreContext } from '../services/context.js';
 import { parseInput } from '../services/validate.js';
 import { FileLedger, ledgerPath, type FileRecord } from './ledger.js';
@@ -74,7 +80,12 @@ export async function healthReport(ctx: CoreContext, store: HealthStore, raw: un
   }
   const wanted = input.status ? new Set(input.status) : undefined;
   const files = all
-    .filter((e) => (!input.source_id || e.source_id === input.source_id) && (!wanted || wanted.has(e.status)) && (!input.problems || !FINE.has(e.status)))
+    .filter(
+      (e) =>
+        (!input.source_id || e.source_id === input.source_id) &&
+        (!wanted || wanted.has(e.status)) &&
+        (!input.problems || !FINE.has(e.status)),
+    )
     .sort((a, b) => rank(a.status) - rank(b.status) || a.file.localeCompare(b.file));
   return {
     kb_id: kb.kb_id,

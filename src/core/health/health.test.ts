@@ -13,12 +13,20 @@ const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0
 beforeAll(async () => {
   core = await openTestCore({ maxFileBytes: 60_000 });
   dir = tempDir('ragdesk-mixed-');
-  for (const f of ['corrupt.pdf', 'encrypted.pdf', 'scanned.pdf', 'broken.docx', 'cp1251.txt', 'sample.md']) fs.copyFileSync(path.join(FIXTURES, f), path.join(dir, f));
+  for (const f of ['corrupt.pdf', 'encrypted.pdf', 'scanned.pdf', 'broken.docx', 'cp1251.txt', 'sample.md'])
+    fs.copyFileSync(path.join(FIXTURES, f), path.join(dir, f));
   fs.copyFileSync(path.join(FIXTURES, 'sample.md'), path.join(dir, 'z-copy.md'));
   fs.writeFileSync(path.join(dir, 'picture.png'), PNG);
   fs.writeFileSync(path.join(dir, 'huge.txt'), 'big text file '.repeat(6000));
   fs.writeFileSync(path.join(dir, 'empty.txt'), '   \n\n');
-  fs.writeFileSync(path.join(dir, 'garbled.txt'), Buffer.concat([Buffer.from('Harbour log entry: '), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0x80, 0x81]), Buffer.from(' the cranes were idle all day.')]));
+  fs.writeFileSync(
+    path.join(dir, 'garbled.txt'),
+    Buffer.concat([
+      Buffer.from('Harbour log entry: '),
+      Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0x80, 0x81]),
+      Buffer.from(' the cranes were idle all day.'),
+    ]),
+  );
   fs.writeFileSync(path.join(dir, 'russian.txt'), 'Таможенное оформление грузов занимает три рабочих дня после подачи декларации.');
   fs.writeFileSync(path.join(dir, 'english.txt'), 'Customs clearance takes three working days after the declaration is filed.');
 });
@@ -49,7 +57,15 @@ describe('ingestion health report', () => {
     expect(by['sample.md']).toMatchObject({ status: 'ok', indexed: true });
     // Worst first, counted per status, filterable.
     expect(report.files[0]!.status).toBe('encrypted');
-    expect(report.counts).toMatchObject({ corrupt: 2, encrypted: 1, no_text_layer: 1, unsupported: 1, too_large: 1, empty: 1, duplicate: 1 });
+    expect(report.counts).toMatchObject({
+      corrupt: 2,
+      encrypted: 1,
+      no_text_layer: 1,
+      unsupported: 1,
+      too_large: 1,
+      empty: 1,
+      duplicate: 1,
+    });
     const problems = await core.client.healthReport({ kb_id: 'mixed', problems: true });
     expect(problems.files.map((f) => f.file)).not.toContain('english.txt');
     expect(problems.total).toBe(11);

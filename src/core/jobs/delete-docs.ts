@@ -13,7 +13,12 @@ export async function deleteDocs(ctx: CoreContext, kbId: string, docIds: string[
     const table = await ctx.store.chunks(kbId);
     if (!table) return;
     for (let i = 0; i < docIds.length; i += 500) {
-      await table.deleteWhere(`doc_id IN (${docIds.slice(i, i + 500).map(sqlString).join(', ')})`);
+      await table.deleteWhere(
+        `doc_id IN (${docIds
+          .slice(i, i + 500)
+          .map(sqlString)
+          .join(', ')})`,
+      );
     }
   });
   scheduleIndexing(ctx, kbId);

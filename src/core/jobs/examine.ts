@@ -43,7 +43,9 @@ function stillValid(prev: FileRecord, docs: Map<string, string>): boolean {
 export function failed(base: Pending['base'], error: ErrorEnvelope, existed: boolean): Settled {
   const v = verdictForError(error);
   return {
-    outcome: 'failed', chunks: 0, error,
+    outcome: 'failed',
+    chunks: 0,
+    error,
     record: { ...base, ...v, indexed: existed, message: existed ? `${v.message} (the previous version stays indexed)` : v.message },
   };
 }
@@ -58,11 +60,19 @@ export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord |
   if (!stat?.isFile()) return { vanished: true };
   const existed = env.docs.has(item.doc_id);
   const base: Pending['base'] = {
-    file: item.key, source_id: env.sourceId, doc_id: item.doc_id, bytes: stat.size, mtime_ms: stat.mtimeMs,
-    file_hash: null, checked_at: new Date().toISOString(),
+    file: item.key,
+    source_id: env.sourceId,
+    doc_id: item.doc_id,
+    bytes: stat.size,
+    mtime_ms: stat.mtimeMs,
+    file_hash: null,
+    checked_at: new Date().toISOString(),
   };
   if (stat.size > ctx.options.maxFileBytes) {
-    const err: ErrorEnvelope = { code: 'too_large', message: `${item.file} is ${stat.size} bytes; the limit is ${ctx.options.maxFileBytes}` };
+    const err: ErrorEnvelope = {
+      code: 'too_large',
+      message: `${item.file} is ${stat.size} bytes; the limit is ${ctx.options.maxFileBytes}`,
+    };
     return { settled: failed(base, err, existed) };
   }
   let data: Buffer;
@@ -70,7 +80,9 @@ export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord |
     data = await fs.readFile(item.file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { vanished: true };
-    return { settled: failed(base, toErrorEnvelope(new RagError('invalid_parameter', `cannot read ${item.file}: ${String(err)}`)), existed) };
+    return {
+      settled: failed(base, toErrorEnvelope(new RagError('invalid_parameter', `cannot read ${item.file}: ${String(err)}`)), existed),
+    };
   }
   base.file_hash = sha256(data);
   if (!options.force && prev && prev.file_hash === base.file_hash && prev.doc_id === item.doc_id && stillValid(prev, env.docs)) {
@@ -80,11 +92,18 @@ export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord |
     const parsed = await parseFileBytes(ctx, data, item.file);
     const verdict = verdictForParsed(parsed, env.covered, kb.embedding_model);
     if (verdict.status === 'no_text_layer' || verdict.status === 'empty') {
-      return { settled: { outcome: 'skipped', chunks: 0, record: { ...base, ...verdict, parser: parsed.parser, indexed: false } }, stale: existed };
+      return {
+        settled: { outcome: 'skipped', chunks: 0, record: { ...base, ...verdict, parser: parsed.parser, indexed: false } },
+        stale: existed,
+      };
     }
     const doc = await prepareDocument(ctx, kb, {
-      parsed, chunking: resolveChunking(kb, options.chunking), overwrite: options.overwrite,
-      doc_id: item.doc_id, source: item.source, fallbackTitle: path.basename(item.file),
+      parsed,
+      chunking: resolveChunking(kb, options.chunking),
+      overwrite: options.overwrite,
+      doc_id: item.doc_id,
+      source: item.source,
+      fallbackTitle: path.basename(item.file),
     });
     return { pending: { doc, verdict, base, existed } };
   } catch (err) {

@@ -35,7 +35,15 @@ export function outcomeOf(item: JobItem, line: ItemLine): FileOutcome {
       return { ...base, ok: true, status: 'skipped', chunks: 0, reason: r?.message ?? 'unchanged' };
     case 'skipped':
       if (r?.status === 'duplicate') return { ...base, ok: true, status: 'skipped', chunks: 0, reason: r.message };
-      return { ...base, ok: false, error: { code: 'invalid_parameter', message: `${item.file}: ${r?.message ?? 'nothing to index'}`, details: { file: item.file, reason: r?.status ?? 'empty' } } };
+      return {
+        ...base,
+        ok: false,
+        error: {
+          code: 'invalid_parameter',
+          message: `${item.file}: ${r?.message ?? 'nothing to index'}`,
+          details: { file: item.file, reason: r?.status ?? 'empty' },
+        },
+      };
     default:
       return { ...base, ok: false, error: line.error ?? { code: 'internal', message: r?.message ?? 'failed' } };
   }
@@ -65,7 +73,12 @@ async function run(rt: JobRuntime, job: JobHandle, options: FilesJobOptions): Pr
  * Ingest files into a KB as a persisted job (what `ragdesk add` runs): if the process dies, the next
  * long-running start (serve, desktop) resumes it; each file's outcome lands in the KB's health report.
  */
-export async function ingestFilesJob(rt: JobRuntime, kbId: string, targets: FileTarget[], options: FilesJobOptions = {}): Promise<{ job_id: string; outcomes: FileOutcome[] }> {
+export async function ingestFilesJob(
+  rt: JobRuntime,
+  kbId: string,
+  targets: FileTarget[],
+  options: FilesJobOptions = {},
+): Promise<{ job_id: string; outcomes: FileOutcome[] }> {
   rt.ctx.store.registry.get(kbId);
   const items: JobItem[] = [];
   for (const t of targets) {
@@ -73,7 +86,9 @@ export async function ingestFilesJob(rt: JobRuntime, kbId: string, targets: File
     items.push({ key: t.file, file: t.file, doc_id: t.doc_id, source: t.file, action: 'index', bytes: size });
   }
   const job = rt.jobs.create({
-    kind: 'files', kb_id: kbId, source_id: null,
+    kind: 'files',
+    kb_id: kbId,
+    source_id: null,
     options: { overwrite: options.overwrite ?? false, force: false, ...(options.chunking ? { chunking: options.chunking } : {}) },
     items,
   });

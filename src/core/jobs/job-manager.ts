@@ -57,7 +57,12 @@ export class JobManager {
   unfinished(filter: { kind?: JobHeader['kind']; source_id?: string; kb_id?: string } = {}): JobHandle[] {
     return [...this.jobs.values()]
       .filter((j) => !j.finished && !this.running.has(j.id))
-      .filter((j) => (!filter.kind || j.header.kind === filter.kind) && (!filter.source_id || j.header.source_id === filter.source_id) && (!filter.kb_id || j.header.kb_id === filter.kb_id))
+      .filter(
+        (j) =>
+          (!filter.kind || j.header.kind === filter.kind) &&
+          (!filter.source_id || j.header.source_id === filter.source_id) &&
+          (!filter.kb_id || j.header.kb_id === filter.kb_id),
+      )
       .sort((a, b) => a.header.created_at.localeCompare(b.header.created_at));
   }
 
@@ -83,7 +88,10 @@ export class JobManager {
   list(raw: unknown, readable?: ReadonlySet<string>): { jobs: Job[] } {
     const input = parseInput(ListJobsInputSchema, raw);
     const jobs = [...this.jobs.values()]
-      .filter((j) => (!readable || readable.has(j.header.kb_id)) && (!input.kb_id || j.header.kb_id === input.kb_id) && (!input.active || !j.finished))
+      .filter(
+        (j) =>
+          (!readable || readable.has(j.header.kb_id)) && (!input.kb_id || j.header.kb_id === input.kb_id) && (!input.active || !j.finished),
+      )
       .sort((a, b) => b.header.created_at.localeCompare(a.header.created_at))
       .slice(0, input.limit);
     return { jobs: jobs.map((j) => j.toJob()) };
@@ -121,7 +129,9 @@ export class JobManager {
   }
 
   private prune(): void {
-    const finished = [...this.jobs.values()].filter((j) => j.finished).sort((a, b) => b.header.created_at.localeCompare(a.header.created_at));
+    const finished = [...this.jobs.values()]
+      .filter((j) => j.finished)
+      .sort((a, b) => b.header.created_at.localeCompare(a.header.created_at));
     for (const job of finished.slice(KEEP_FINISHED)) {
       this.jobs.delete(job.id);
       fs.rmSync(job.file, { force: true });

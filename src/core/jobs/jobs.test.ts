@@ -7,10 +7,13 @@ import { eventually, fixtureModels, tempDir } from '../test-support.js';
 import { ingestFilesJob } from './files-job.js';
 import { JobHandle } from './journal.js';
 
-
 function folderOf(n: number, prefix: string): string {
   const dir = tempDir('ragdesk-jobs-');
-  for (let i = 0; i < n; i++) fs.writeFileSync(path.join(dir, `${prefix}-${String(i).padStart(3, '0')}.txt`), `${prefix} record ${i}: pallet ${i * 31} left dock ${i % 9}.`);
+  for (let i = 0; i < n; i++)
+    fs.writeFileSync(
+      path.join(dir, `${prefix}-${String(i).padStart(3, '0')}.txt`),
+      `${prefix} record ${i}: pallet ${i * 31} left dock ${i % 9}.`,
+    );
   return dir;
 }
 
@@ -33,8 +36,27 @@ describe('jobs that survive restarts', () => {
     // ...and the process died while writing the next document: its chunks are in, its row is not.
     const table = (await core.ctx.store.chunks('k'))!;
     fs.writeFileSync(path.join(dataPaths(dataDir).lance, '.writing-k'), '999999');
-    const base = { version: 'v-crash', title: 'Half', source: 'r-299.txt', parser: 'text', page: null, heading_path: null, line_start: null, line_end: null, char_start: 0, char_end: 10, tokens: 3, metadata: '{}', created_at: '2026-01-01', updated_at: '2026-01-01', meta: {}, vector: null };
-    await table.add([{ ...base, chunk_id: 's/r-299.txt#v-crash#0', doc_id: 's/r-299.txt', chunk_index: 0, text: 'half written', fts: 'half written' }]);
+    const base = {
+      version: 'v-crash',
+      title: 'Half',
+      source: 'r-299.txt',
+      parser: 'text',
+      page: null,
+      heading_path: null,
+      line_start: null,
+      line_end: null,
+      char_start: 0,
+      char_end: 10,
+      tokens: 3,
+      metadata: '{}',
+      created_at: '2026-01-01',
+      updated_at: '2026-01-01',
+      meta: {},
+      vector: null,
+    };
+    await table.add([
+      { ...base, chunk_id: 's/r-299.txt#v-crash#0', doc_id: 's/r-299.txt', chunk_index: 0, text: 'half written', fts: 'half written' },
+    ]);
     await core.close();
 
     core = await Core.open({ dataDir, allowDownload: false, watchSources: true });
@@ -66,7 +88,10 @@ describe('jobs that survive restarts', () => {
     core = await Core.open({ dataDir, allowDownload: false, watchSources: true });
     try {
       await eventually(async () => expect(await core.ctx.store.docs.count('k')).toBe(150), 30_000);
-      await eventually(async () => expect((await core.client.listJobs({}))!.jobs[0]).toMatchObject({ kind: 'files', state: 'done', resumed: 1 }), 30_000);
+      await eventually(
+        async () => expect((await core.client.listJobs({}))!.jobs[0]).toMatchObject({ kind: 'files', state: 'done', resumed: 1 }),
+        30_000,
+      );
     } finally {
       await core.close();
     }
@@ -75,7 +100,23 @@ describe('jobs that survive restarts', () => {
   it('cancels a job; reads journals with a torn last line', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'job-x.jsonl');
-    const header = { t: 'job' as const, job_id: 'job-x', kind: 'files' as const, kb_id: 'k', source_id: null, created_at: new Date().toISOString(), options: { overwrite: false, force: false }, items: [0, 1, 2].map((i) => ({ key: `f${i}`, file: `/f${i}`, doc_id: `f${i}`, source: `/f${i}`, action: 'index' as const, bytes: 10 })) };
+    const header = {
+      t: 'job' as const,
+      job_id: 'job-x',
+      kind: 'files' as const,
+      kb_id: 'k',
+      source_id: null,
+      created_at: new Date().toISOString(),
+      options: { overwrite: false, force: false },
+      items: [0, 1, 2].map((i) => ({
+        key: `f${i}`,
+        file: `/f${i}`,
+        doc_id: `f${i}`,
+        source: `/f${i}`,
+        action: 'index' as const,
+        bytes: 10,
+      })),
+    };
     const job = JobHandle.create(file, header);
     job.settle([{ t: 'item', i: 0, outcome: 'added', chunks: 2, record: null }]);
     fs.appendFileSync(file, '{"t":"item","i":1,"outc');

@@ -192,17 +192,31 @@ export class JobHandle {
     const left = bytesTotal - bytesDone;
     const eta = this.state !== 'running' || this.runBytes === 0 || ranFor <= 0 ? null : Math.round((left / this.runBytes) * ranFor);
     return {
-      files_total: this.header.items.length, files_done: this.done.size, files_failed: failed, chunks,
-      bytes_total: bytesTotal, bytes_done: bytesDone, elapsed_ms: Math.max(0, end - Date.parse(this.header.created_at)),
-      eta_ms: eta, current: this.current,
+      files_total: this.header.items.length,
+      files_done: this.done.size,
+      files_failed: failed,
+      chunks,
+      bytes_total: bytesTotal,
+      bytes_done: bytesDone,
+      elapsed_ms: Math.max(0, end - Date.parse(this.header.created_at)),
+      eta_ms: eta,
+      current: this.current,
     };
   }
 
   toJob(stateOverride?: JobState): Job {
     return {
-      job_id: this.id, kind: this.header.kind, kb_id: this.header.kb_id, source_id: this.header.source_id,
-      state: stateOverride ?? this.state, created_at: this.header.created_at, updated_at: this.updatedAt,
-      finished_at: this.finishedAt, resumed: this.resumed, progress: this.progress(), error: this.error,
+      job_id: this.id,
+      kind: this.header.kind,
+      kb_id: this.header.kb_id,
+      source_id: this.header.source_id,
+      state: stateOverride ?? this.state,
+      created_at: this.header.created_at,
+      updated_at: this.updatedAt,
+      finished_at: this.finishedAt,
+      resumed: this.resumed,
+      progress: this.progress(),
+      error: this.error,
     };
   }
 }

@@ -46,21 +46,45 @@ function applyLine(ledger: FileLedger, item: JobItem | undefined, line: ItemLine
 }
 
 /** The ledger entry for one written (or skipped) document. */
-function settleResult(p: Pending, r: AddResult | RagError | undefined, mirror: boolean): { line: Omit<ItemLine, 't' | 'i'>; stale: boolean } {
+function settleResult(
+  p: Pending,
+  r: AddResult | RagError | undefined,
+  mirror: boolean,
+): { line: Omit<ItemLine, 't' | 'i'>; stale: boolean } {
   if (!r || r instanceof RagError) {
     const env = r ? r.toEnvelope() : { code: 'internal' as const, message: 'no result' };
     return { line: failed({ ...p.base }, env, p.existed), stale: false };
   }
-  const common = { ...p.base, parser: r.parser, encoding: p.verdict.encoding, encoding_confidence: p.verdict.encoding_confidence, script: p.verdict.script };
+  const common = {
+    ...p.base,
+    parser: r.parser,
+    encoding: p.verdict.encoding,
+    encoding_confidence: p.verdict.encoding_confidence,
+    script: p.verdict.script,
+  };
   const facts = Object.fromEntries(Object.entries(common).filter(([, v]) => v !== undefined)) as typeof common;
   if (r.status === 'skipped' && r.duplicate_of) {
     const message = `duplicate: the same content is already stored as "${r.duplicate_of}"`;
-    return { line: { outcome: 'skipped', chunks: 0, record: { ...facts, status: 'duplicate', duplicate_of: r.duplicate_of, message, indexed: false } }, stale: mirror && p.existed };
+    return {
+      line: {
+        outcome: 'skipped',
+        chunks: 0,
+        record: { ...facts, status: 'duplicate', duplicate_of: r.duplicate_of, message, indexed: false },
+      },
+      stale: mirror && p.existed,
+    };
   }
-  const noVectors = r.embedded || r.status === 'skipped' ? '' : '; stored without vectors (the embedding model is not available): full-text search only';
+  const noVectors =
+    r.embedded || r.status === 'skipped' ? '' : '; stored without vectors (the embedding model is not available): full-text search only';
   if (r.status === 'skipped') {
     const fine = p.verdict.status === 'ok';
-    const record = { ...facts, status: fine ? ('unchanged' as const) : p.verdict.status, message: fine ? 'unchanged: the same content is already indexed' : p.verdict.message, indexed: true, chunks: r.chunk_count };
+    const record = {
+      ...facts,
+      status: fine ? ('unchanged' as const) : p.verdict.status,
+      message: fine ? 'unchanged: the same content is already indexed' : p.verdict.message,
+      indexed: true,
+      chunks: r.chunk_count,
+    };
     return { line: { outcome: 'unchanged', chunks: 0, record }, stale: false };
   }
   const record = { ...facts, status: p.verdict.status, message: `${p.verdict.message}${noVectors}`, indexed: true, chunks: r.chunk_count };
@@ -84,17 +108,32 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
     for (let i = 0; table && i < docIds.length && offered < REUSE_CHUNKS; i += 500) {
       const rows = await table.vectorsOf(docIds.slice(i, i + 500));
       offered += rows.length;
-      withdraw.push(offerVectors(ctx, kbId, rows.map((r) => [passageText(r.title, r.text), r.vector] as [string, Float32Array])));
+      withdraw.push(
+        offerVectors(
+          ctx,
+          kbId,
+          rows.map((r) => [passageText(r.title, r.text), r.vector] as [string, Float32Array]),
+        ),
+      );
     }
   };
   try {
     const kb = ctx.store.registry.get(kbId);
     const x: ExamineEnv = {
-      ctx, kb, options: job.header.options, sourceId: job.header.source_id,
-      docs: env.docs ?? (await knownDocs(ctx, kbId, items.flatMap((it) => {
-        const prev = env.ledger.get(it.key);
-        return prev?.duplicate_of ? [it.doc_id, prev.duplicate_of] : [it.doc_id];
-      }))),
+      ctx,
+      kb,
+      options: job.header.options,
+      sourceId: job.header.source_id,
+      docs:
+        env.docs ??
+        (await knownDocs(
+          ctx,
+          kbId,
+          items.flatMap((it) => {
+            const prev = env.ledger.get(it.key);
+            return prev?.duplicate_of ? [it.doc_id, prev.duplicate_of] : [it.doc_id];
+          }),
+        )),
       covered: coveredScripts(kb, ctx.models.presets()),
     };
     for (const line of job.done.values()) applyLine(env.ledger, items[line.i], line);
@@ -110,7 +149,11 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
       group = [];
       groupChunks = 0;
       if (batch.length) {
-        const results = await commitDocuments(ctx, kbId, batch.map((g) => g.p.doc));
+        const results = await commitDocuments(
+          ctx,
+          kbId,
+          batch.map((g) => g.p.doc),
+        );
         batch.forEach(({ i, p }, k) => {
           const { line, stale: isStale } = settleResult(p, results[k], env.mirror);
           if (line.record?.indexed) x.docs.set(p.doc.doc_id, p.doc.hash);
@@ -143,7 +186,24 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
         const seen = await examine(x, item, env.ledger.get(item.key));
         if ('vanished' in seen) {
           if (env.mirror) deletes.push(i);
-          else lines.push({ t: 'item', i, ...failed({ file: item.key, source_id: x.sourceId, doc_id: item.doc_id, bytes: 0, mtime_ms: 0, file_hash: null, checked_at: new Date().toISOString() }, { code: 'invalid_parameter', message: `no such file: ${item.file}` }, x.docs.has(item.doc_id)) });
+          else
+            lines.push({
+              t: 'item',
+              i,
+              ...failed(
+                {
+                  file: item.key,
+                  source_id: x.sourceId,
+                  doc_id: item.doc_id,
+                  bytes: 0,
+                  mtime_ms: 0,
+                  file_hash: null,
+                  checked_at: new Date().toISOString(),
+                },
+                { code: 'invalid_parameter', message: `no such file: ${item.file}` },
+                x.docs.has(item.doc_id),
+              ),
+            });
         } else if ('settled' in seen) {
           lines.push({ t: 'item', i, ...seen.settled });
           if (seen.stale && env.mirror) stale.push(item.doc_id);

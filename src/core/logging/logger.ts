@@ -26,10 +26,26 @@ export interface LoggerOptions {
 
 /** Field paths pino removes from every record: keys, tokens and auth headers at any of the usual depths. */
 export const REDACT_PATHS = [
-  'key', 'token', 'authorization', 'api_key', 'password', 'secret', 'cookie',
-  '*.key', '*.token', '*.authorization', '*.api_key', '*.password', '*.secret', '*.cookie',
-  'headers.authorization', 'headers.cookie', '*.headers.authorization', '*.headers.cookie',
-  'req.headers.authorization', 'req.headers.cookie',
+  'key',
+  'token',
+  'authorization',
+  'api_key',
+  'password',
+  'secret',
+  'cookie',
+  '*.key',
+  '*.token',
+  '*.authorization',
+  '*.api_key',
+  '*.password',
+  '*.secret',
+  '*.cookie',
+  'headers.authorization',
+  'headers.cookie',
+  '*.headers.authorization',
+  '*.headers.cookie',
+  'req.headers.authorization',
+  'req.headers.cookie',
 ];
 
 /** API keys look like `rdk_` + 43 base64url characters; anything shaped like one is scrubbed from messages. */
@@ -61,7 +77,12 @@ export function createLogger(options: LoggerOptions = {}): RagLogger {
   const level = options.level ?? (process.env.RAGDESK_LOG_LEVEL as pino.LevelWithSilent | undefined) ?? 'info';
   if (options.dir) {
     fs.mkdirSync(options.dir, { recursive: true, mode: 0o700 });
-    file = createStream(options.file ?? 'ragdesk.log', { path: options.dir, size: options.size ?? '10M', rotate: options.keep ?? 5, mode: 0o600 });
+    file = createStream(options.file ?? 'ragdesk.log', {
+      path: options.dir,
+      size: options.size ?? '10M',
+      rotate: options.keep ?? 5,
+      mode: 0o600,
+    });
     file.on('error', () => undefined);
     streams.push({ level: level === 'silent' ? 'fatal' : level, stream: file });
   }

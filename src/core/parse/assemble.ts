@@ -31,7 +31,10 @@ export function normalizeBlockText(text: string, kind: ParsedBlock['kind'] = 'pa
   const lines = t.split('\n');
   if (kind === 'code') {
     const kept = lines.map((l) => l.replace(/[ \t]+$/, ''));
-    return kept.join('\n').replace(/\n{3,}/g, '\n\n').replace(/^\n+|\n+$/g, '');
+    return kept
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .replace(/^\n+|\n+$/g, '');
   }
   const out: string[] = [];
   for (const line of lines) {

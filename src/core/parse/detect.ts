@@ -4,11 +4,7 @@ import { detectBom, detectUtf16WithoutBom } from '../text/encoding.js';
  * Content sniffing for the parser registry: magic bytes of the formats we parse (PDF, DOCX), of common
  * binary formats we refuse (images, archives, executables, audio/video, legacy Office), and a text/binary test.
  */
-export type Sniffed =
-  | { kind: 'pdf' }
-  | { kind: 'docx' }
-  | { kind: 'binary'; format: string }
-  | { kind: 'text' };
+export type Sniffed = { kind: 'pdf' } | { kind: 'docx' } | { kind: 'binary'; format: string } | { kind: 'text' };
 
 const SAMPLE = 8192;
 
@@ -54,7 +50,10 @@ function indexOfAscii(data: Uint8Array, needle: string, limit = data.length): nu
 
 /** A ZIP whose entries include the main part of a Word document. */
 function isDocxZip(data: Uint8Array): boolean {
-  return indexOfAscii(data, 'word/document.xml') !== -1 || (indexOfAscii(data, '[Content_Types].xml') !== -1 && indexOfAscii(data, 'word/') !== -1);
+  return (
+    indexOfAscii(data, 'word/document.xml') !== -1 ||
+    (indexOfAscii(data, '[Content_Types].xml') !== -1 && indexOfAscii(data, 'word/') !== -1)
+  );
 }
 
 /** True for bytes that are not text in any encoding we decode: NUL bytes, or many control characters. */

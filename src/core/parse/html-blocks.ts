@@ -17,9 +17,34 @@ export interface HtmlExtract {
 
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'canvas', 'select']);
 const BLOCKS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'center', 'dd', 'details', 'dialog', 'div', 'dl',
-  'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'header', 'hgroup', 'hr', 'html', 'legend', 'main',
-  'nav', 'p', 'section', 'summary',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'caption',
+  'center',
+  'dd',
+  'details',
+  'dialog',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'header',
+  'hgroup',
+  'hr',
+  'html',
+  'legend',
+  'main',
+  'nav',
+  'p',
+  'section',
+  'summary',
 ]);
 const HEADING = /^h([1-6])$/;
 
@@ -156,8 +181,7 @@ class HtmlBlockBuilder {
   private blockBoundary(): void {
     if (this.listDepth > 0 || this.tableDepth > 0 || this.heading !== undefined) {
       if (!/\s$/.test(this.buf)) this.buf += ' ';
-    }
-    else if (this.preDepth > 0) this.buf += '\n';
+    } else if (this.preDepth > 0) this.buf += '\n';
     else this.flush();
   }
 

@@ -21,11 +21,20 @@ describe('html parser on sample.html', () => {
       heading_path: ['Product Safety'],
       text: 'All electrical products must carry the CE mark before they are sold in the EU & the UK market.',
     });
-    expect(blockWith(doc, 'UN38.3').text).toBe('Lithium batteries ship with a UN38.3 test summary.\nDamaged batteries are never returned by air.');
-    expect(blockWith(doc, 'Tape the terminals')).toMatchObject({ kind: 'list', text: '- Tape the terminals.\n- Use the original packaging.' });
+    expect(blockWith(doc, 'UN38.3').text).toBe(
+      'Lithium batteries ship with a UN38.3 test summary.\nDamaged batteries are never returned by air.',
+    );
+    expect(blockWith(doc, 'Tape the terminals')).toMatchObject({
+      kind: 'list',
+      text: '- Tape the terminals.\n- Use the original packaging.',
+    });
     expect(blockWith(doc, 'between 5').text).toBe('Store batteries between 5 °C and 25 °C.');
     expect(blockWith(doc, 'between 5').heading_path).toEqual(['Product Safety', 'Batteries', 'Storage']);
-    expect(blockWith(doc, 'Under 3')).toMatchObject({ kind: 'table', text: 'Age | Rule\nUnder 3 | No small parts', heading_path: ['Product Safety', 'Toys'] });
+    expect(blockWith(doc, 'Under 3')).toMatchObject({
+      kind: 'table',
+      text: 'Age | Rule\nUnder 3 | No small parts',
+      heading_path: ['Product Safety', 'Toys'],
+    });
     expect(blockWith(doc, 'T-100')).toMatchObject({ kind: 'code', text: '  SKU   AGE\n  T-100  3+' });
   });
 
@@ -44,7 +53,9 @@ describe('html parser on sample.html', () => {
     expect(doc.text).not.toContain('iframe fallback');
     expect(blockWith(doc, 'real image').text).toBe('A real image follows and must leave no trace.');
     // Text that the page shows as characters (escaped in the source) stays as those characters.
-    expect(blockWith(doc, 'web form').text).toBe('Our web form showed this text: <script>alert(1)</script> and <img src=x onerror=alert(1)>.');
+    expect(blockWith(doc, 'web form').text).toBe(
+      'Our web form showed this text: <script>alert(1)</script> and <img src=x onerror=alert(1)>.',
+    );
     expect(doc.text.match(/alert\(1\)/g)).toHaveLength(2);
   });
 });
@@ -65,7 +76,12 @@ describe('htmlToBlocks', () => {
     const { blocks } = htmlToBlocks('<ol start="3"><li>a<ul><li>inner</li></ul></li><li><p>b</p></li></ol>');
     expect(blocks).toHaveLength(1);
     expect(blocks[0]!.kind).toBe('list');
-    expect(blocks[0]!.text.split('\n').map((l) => l.trim()).filter(Boolean)).toEqual(['3. a', '- inner', '4. b']);
+    expect(
+      blocks[0]!.text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ).toEqual(['3. a', '- inner', '4. b']);
   });
 
   it('gives the visible text of a fragment', () => {

@@ -27,8 +27,7 @@ export const htmlParser: Parser = {
   name: 'html',
   extensions: ['html', 'htm', 'xhtml'],
   mimeTypes: ['text/html', 'application/xhtml+xml'],
-  description:
-    'HTML pages: visible text only (scripts, styles and templates skipped), h1–h6 as the heading path, <title> as the title.',
+  description: 'HTML pages: visible text only (scripts, styles and templates skipped), h1–h6 as the heading path, <title> as the title.',
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const decoded = decodeHtml(input.data);
     const { blocks, title } = htmlToBlocks(decoded.text);

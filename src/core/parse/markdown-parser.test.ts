@@ -13,7 +13,13 @@ describe('markdown parser on sample.md', () => {
     expectConsistent(doc);
     expect(doc.parser).toBe('markdown');
     expect(doc.title).toBe('Import Procedures');
-    expect(doc.metadata).toMatchObject({ title: 'Import Procedures', department: 'logistics', tags: ['customs', 'import'], version: 3, encoding: 'utf-8' });
+    expect(doc.metadata).toMatchObject({
+      title: 'Import Procedures',
+      department: 'logistics',
+      tags: ['customs', 'import'],
+      version: 3,
+      encoding: 'utf-8',
+    });
 
     const headings = doc.blocks.filter((b) => b.kind === 'heading').map((b) => [b.level, b.text, b.line_start]);
     expect(headings).toEqual([
@@ -31,7 +37,12 @@ describe('markdown parser on sample.md', () => {
     });
     expect(blockWith(doc, 'physical inspection').heading_path).toEqual(['Import Procedures', 'Customs Clearance', 'Inspections']);
     expect(blockWith(doc, 'Check the HS code')).toMatchObject({ kind: 'list', line_start: 16, line_end: 18 });
-    expect(blockWith(doc, 'Defective goods')).toMatchObject({ kind: 'table', heading_path: ['Import Procedures', 'Returns'], line_start: 26, line_end: 29 });
+    expect(blockWith(doc, 'Defective goods')).toMatchObject({
+      kind: 'table',
+      heading_path: ['Import Procedures', 'Returns'],
+      line_start: 26,
+      line_end: 29,
+    });
     expect(blockWith(doc, 'RMA-2024-0001')).toMatchObject({ kind: 'code', line_start: 31, line_end: 33 });
     expect(blockWith(doc, 'logistics@example.com').heading_path).toEqual(['Contacts']);
   });

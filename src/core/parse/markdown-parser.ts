@@ -135,8 +135,7 @@ export const markdownParser: Parser = {
   name: 'markdown',
   extensions: ['md', 'markdown', 'mdown', 'mkd', 'mdx'],
   mimeTypes: ['text/markdown', 'text/x-markdown'],
-  description:
-    'Markdown (GFM): headings give every block its heading path; line ranges kept; YAML front matter becomes metadata.',
+  description: 'Markdown (GFM): headings give every block its heading path; line ranges kept; YAML front matter becomes metadata.',
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const decoded = decodeText(input.data);
     const fm = parseFrontMatter(decoded.text);

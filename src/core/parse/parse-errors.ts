@@ -14,12 +14,7 @@ function causeMessage(cause: unknown): string {
  * A `parse_failed` error that names the file. `reason` is a short stable word (`encrypted`, `corrupt`,
  * `invalid_docx`...) that also lands in `details.reason`.
  */
-export function parseFailed(
-  filename: string | undefined,
-  reason: string,
-  message: string,
-  cause?: unknown,
-): RagError {
+export function parseFailed(filename: string | undefined, reason: string, message: string, cause?: unknown): RagError {
   const because = causeMessage(cause);
   const text = `Could not parse ${fileLabel(filename)}: ${message}${because && !message.includes(because) ? ` (${because})` : ''}`;
   return new RagError('parse_failed', text, {

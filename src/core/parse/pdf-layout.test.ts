@@ -11,12 +11,23 @@ const run = (str: string, x: number, y: number, width: number, size = 10, hasEOL
 
 describe('runsToLines', () => {
   it('breaks lines at hasEOL and at a change of baseline', () => {
-    const lines = runsToLines([run('Hello', 0, 700, 25), run(' world', 25, 700, 30, 10, true), run('next', 0, 688, 20), run('line', 0, 676, 20)]);
+    const lines = runsToLines([
+      run('Hello', 0, 700, 25),
+      run(' world', 25, 700, 30, 10, true),
+      run('next', 0, 688, 20),
+      run('line', 0, 676, 20),
+    ]);
     expect(lines.map((l) => l.text)).toEqual(['Hello world', 'next', 'line']);
   });
 
   it('inserts a space for a visible gap, but not between CJK characters or touching runs', () => {
-    const lines = runsToLines([run('Incoterms', 0, 500, 45), run('FOB', 50, 500, 15), run('x', 65, 500, 5), run('海关', 100, 480, 20), run('申报', 23, 480, 20)]);
+    const lines = runsToLines([
+      run('Incoterms', 0, 500, 45),
+      run('FOB', 50, 500, 15),
+      run('x', 65, 500, 5),
+      run('海关', 100, 480, 20),
+      run('申报', 23, 480, 20),
+    ]);
     expect(lines.map((l) => l.text)).toEqual(['Incoterms FOBx', '海关申报']);
   });
 

@@ -26,7 +26,8 @@ function runSize(run: PdfTextRun): number {
   return run.height > 0 ? run.height : fromMatrix;
 }
 
-const isCjk = (ch: string | undefined): boolean => !!ch && /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u.test(ch);
+const isCjk = (ch: string | undefined): boolean =>
+  !!ch && /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u.test(ch);
 
 /** Joins text runs into lines. */
 export function runsToLines(runs: PdfTextRun[]): PdfLine[] {

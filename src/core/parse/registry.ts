@@ -14,10 +14,11 @@ const PARSERS: readonly Parser[] = [textParser, markdownParser, htmlParser, pdfP
 
 /** Extensions of formats we know we cannot read, refused even when the bytes happen to look like text. */
 const UNSUPPORTED_EXTENSIONS = new Set(
-  ('png jpg jpeg gif bmp webp tif tiff ico heic heif svg psd ai eps raw exe dll so dylib bin msi apk dmg iso img ' +
+  (
+    'png jpg jpeg gif bmp webp tif tiff ico heic heif svg psd ai eps raw exe dll so dylib bin msi apk dmg iso img ' +
     'zip gz tgz bz2 xz 7z rar tar jar war class pyc o a lib wasm mp3 mp4 m4a wav ogg flac aac avi mov mkv webm ' +
-    'doc dot xls xlsx xlsm ppt pptx odt ods odp odg rtf epub mobi pages numbers key sqlite db mdb ttf otf woff woff2')
-    .split(/\s+/),
+    'doc dot xls xlsx xlsm ppt pptx odt ods odp odg rtf epub mobi pages numbers key sqlite db mdb ttf otf woff woff2'
+  ).split(/\s+/),
 );
 
 export function listParsers(): ParserInfo[] {

@@ -43,7 +43,10 @@ describe('rag_data sample knowledge base', () => {
   });
 
   it('decodes the windows-1251 Russian text file', async () => {
-    const doc = await parseBytes({ data: new Uint8Array(readFileSync(path.join(KB, 'ru-vozvrat-tovara.txt'))), filename: 'ru-vozvrat-tovara.txt' });
+    const doc = await parseBytes({
+      data: new Uint8Array(readFileSync(path.join(KB, 'ru-vozvrat-tovara.txt'))),
+      filename: 'ru-vozvrat-tovara.txt',
+    });
     expect(doc.metadata.encoding).toBe('windows-1251');
     expect(doc.text).toContain('ввозная таможенная пошлина может быть возвращена');
   });

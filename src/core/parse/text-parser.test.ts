@@ -31,7 +31,9 @@ describe('splitParagraphs', () => {
 
 describe('text parser', () => {
   it('parses UTF-8 text into paragraphs with line ranges', async () => {
-    const doc = await textParser.parse({ data: new TextEncoder().encode('Shipping  terms:\tFOB.\r\nLine two.\r\n\r\nReturns within 30 days.\r\n') });
+    const doc = await textParser.parse({
+      data: new TextEncoder().encode('Shipping  terms:\tFOB.\r\nLine two.\r\n\r\nReturns within 30 days.\r\n'),
+    });
     expect(doc.parser).toBe('text');
     expect(doc.text).toBe('Shipping terms: FOB.\nLine two.\n\nReturns within 30 days.');
     expect(doc.blocks.map((b) => [b.line_start, b.line_end])).toEqual([

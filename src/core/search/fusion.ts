@@ -69,7 +69,8 @@ function scoreFusion<T>(lists: Array<Array<Ranked<T>>>, weighted: boolean): Arra
   const norms = nonEmpty.map(normalised);
   const weights = norms.map((n) => (weighted ? Math.max(n.peak, 1e-3) ** 2 : 1));
   // Bound the later rankings by the first one's weight, when the first (lexical) one is present.
-  if (weighted && lists[0]!.length > 0) for (let i = 1; i < weights.length; i++) weights[i] = Math.min(weights[i]!, MAX_SECONDARY_WEIGHT * weights[0]!);
+  if (weighted && lists[0]!.length > 0)
+    for (let i = 1; i < weights.length; i++) weights[i] = Math.min(weights[i]!, MAX_SECONDARY_WEIGHT * weights[0]!);
   const total = weights.reduce((a, b) => a + b, 0);
   const items = new Map<string, T>();
   for (const list of nonEmpty) for (const r of list) if (!items.has(r.key)) items.set(r.key, r.item);

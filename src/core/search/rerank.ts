@@ -17,7 +17,10 @@ export async function rerankHits(ctx: CoreContext, query: string, hits: Hit[]): 
     return { why: `not reranked: the reranker is ${state}${status?.error ? ` (${status.error})` : ''}` };
   }
   try {
-    const scores = await reranker.score(query, hits.map((h) => (h.title ? `${h.title}\n${h.text}` : h.text)));
+    const scores = await reranker.score(
+      query,
+      hits.map((h) => (h.title ? `${h.title}\n${h.text}` : h.text)),
+    );
     return { hits: hits.map((h, i) => ({ ...h, score: scores[i] ?? h.score })).sort((a, b) => b.score - a.score) };
   } catch (err) {
     return { why: `not reranked: ${err instanceof Error ? err.message : String(err)}` };

@@ -5,14 +5,43 @@ import { errorCode, fixtureModels, openTestCore } from '../test-support.js';
 let core: Core;
 
 const DOCS = [
-  { doc_id: 'ru-customs', title: 'Таможня', content: 'Таможня проверяет документы. Таможенные платежи уплачиваются до выпуска товаров.', metadata: { lang: 'ru', year: 2023, tags: ['customs'] } },
-  { doc_id: 'ru-returns', title: 'Возврат', content: 'Возврат товара возможен в течение тридцати дней после покупки.', metadata: { lang: 'ru', year: 2021, tags: ['returns'] } },
-  { doc_id: 'zh-returns', title: '退货政策', content: '客户可以在收货后三十天内申请退货，运费由客户承担。', metadata: { lang: 'zh', year: 2024, tags: ['returns'] } },
-  { doc_id: 'zh-customs', title: '海关申报', content: '进口货物必须向海关申报，并缴纳关税。', metadata: { lang: 'zh', year: 2022, tags: ['customs'] } },
-  { doc_id: 'en-shipping', title: 'Shipping', content: 'We ship goods by sea freight; the transit time from Shanghai is thirty days.', metadata: { lang: 'en', year: 2024, tags: ['shipping'] } },
-  { doc_id: 'en-heart', title: 'Heart health', content: 'Cardiovascular disease is a leading cause of death; heart patients need treatment.', metadata: { lang: 'en', year: 2020, tags: ['health'] } },
+  {
+    doc_id: 'ru-customs',
+    title: 'Таможня',
+    content: 'Таможня проверяет документы. Таможенные платежи уплачиваются до выпуска товаров.',
+    metadata: { lang: 'ru', year: 2023, tags: ['customs'] },
+  },
+  {
+    doc_id: 'ru-returns',
+    title: 'Возврат',
+    content: 'Возврат товара возможен в течение тридцати дней после покупки.',
+    metadata: { lang: 'ru', year: 2021, tags: ['returns'] },
+  },
+  {
+    doc_id: 'zh-returns',
+    title: '退货政策',
+    content: '客户可以在收货后三十天内申请退货，运费由客户承担。',
+    metadata: { lang: 'zh', year: 2024, tags: ['returns'] },
+  },
+  {
+    doc_id: 'zh-customs',
+    title: '海关申报',
+    content: '进口货物必须向海关申报，并缴纳关税。',
+    metadata: { lang: 'zh', year: 2022, tags: ['customs'] },
+  },
+  {
+    doc_id: 'en-shipping',
+    title: 'Shipping',
+    content: 'We ship goods by sea freight; the transit time from Shanghai is thirty days.',
+    metadata: { lang: 'en', year: 2024, tags: ['shipping'] },
+  },
+  {
+    doc_id: 'en-heart',
+    title: 'Heart health',
+    content: 'Cardiovascular disease is a leading cause of death; heart patients need treatment.',
+    metadata: { lang: 'en', year: 2020, tags: ['health'] },
+  },
 ];
-
 
 beforeAll(async () => {
   const { model, reranker } = await fixtureModels();
@@ -20,7 +49,12 @@ beforeAll(async () => {
   await core.client.createKb({ kb_id: 'mixed', embedding_model: model });
   await core.client.addDocumentsBatch({ kb_id: 'mixed', documents: DOCS });
   await core.client.createKb({ kb_id: 'other', embedding_model: model });
-  await core.client.addDocument({ kb_id: 'other', doc_id: 'o1', content: 'Customs duties and import taxes for goods.', metadata: { priority: 1 } });
+  await core.client.addDocument({
+    kb_id: 'other',
+    doc_id: 'o1',
+    content: 'Customs duties and import taxes for goods.',
+    metadata: { priority: 1 },
+  });
   await core.client.createKb({ kb_id: 'offline', embedding_model: '/nonexistent/model-folder' });
   await core.client.addDocument({ kb_id: 'offline', doc_id: 'x', content: 'Offline knowledge about customs.' }).catch(() => undefined);
   await core.ctx.models.getEmbedder(model);
@@ -90,7 +124,9 @@ describe('filters are pushed into the query', () => {
   it('never turns a value into SQL', async () => {
     const res = await core.client.search({ query: 'customs', kb_ids: ['mixed'], mode: 'fts', filter: { source: "x' OR 1=1 --" } });
     expect(res.hits).toEqual([]);
-    const res2 = await core.client.search({ query: 'customs', kb_ids: ['mixed'], mode: 'fts', filter: { "lang') OR (1=1": 'x' } }).catch((e: { code: string }) => e.code);
+    const res2 = await core.client
+      .search({ query: 'customs', kb_ids: ['mixed'], mode: 'fts', filter: { "lang') OR (1=1": 'x' } })
+      .catch((e: { code: string }) => e.code);
     expect(res2).toBe('invalid_parameter');
   });
   it('rejects unknown fields and wrong value types', async () => {

@@ -25,11 +25,17 @@ interface KbOutcome {
 
 function toHit(kb: Kb, c: StoredChunk, score: number): Hit {
   return {
-    kb_id: kb.kb_id, doc_id: c.doc_id, title: c.title, text: c.text, score, chunk_index: c.chunk_index,
-    location: c.location, source: c.source, metadata: c.metadata,
+    kb_id: kb.kb_id,
+    doc_id: c.doc_id,
+    title: c.title,
+    text: c.text,
+    score,
+    chunk_index: c.chunk_index,
+    location: c.location,
+    source: c.source,
+    metadata: c.metadata,
   };
 }
-
 
 async function queryEmbedder(ctx: CoreContext, kb: Kb, mode: SearchMode): Promise<{ embedder?: Embedder; why?: string }> {
   if (mode === 'fts') return {};
@@ -107,7 +113,15 @@ export async function rankKb(
 async function searchKb(
   ctx: CoreContext,
   kb: Kb,
-  args: { query: string; analyzed: string; mode: SearchMode; where: string | undefined; depth: number; fusion: FusionMethod; count: number },
+  args: {
+    query: string;
+    analyzed: string;
+    mode: SearchMode;
+    where: string | undefined;
+    depth: number;
+    fusion: FusionMethod;
+    count: number;
+  },
 ): Promise<KbOutcome> {
   const ranking = await rankKb(ctx, kb, args.query, args.analyzed, args.mode, args.where, args.depth, args.fusion);
   const table = await ctx.store.chunks(kb);
@@ -118,14 +132,16 @@ async function searchKb(
 /** Search one, several or all KBs: each KB in parallel, merged by score, tagged with its KB. */
 export async function search(ctx: CoreContext, rawInput: SearchInput, options: SearchOptions = {}): Promise<SearchResult> {
   const parsed = SearchInputSchema.safeParse(rawInput);
-  if (!parsed.success) throw new RagError('invalid_parameter', parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
+  if (!parsed.success)
+    throw new RagError('invalid_parameter', parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
   const input = parsed.data;
   const allowed = options.allowed;
   let kbs: Kb[];
   if (input.kb_ids) {
     kbs = input.kb_ids.map((id) => {
       const kb = ctx.store.registry.find(id);
-      if (!kb || (allowed && !allowed.has(id))) throw new RagError('kb_not_found', `knowledge base "${id}" not found`, { details: { kb_id: id } });
+      if (!kb || (allowed && !allowed.has(id)))
+        throw new RagError('kb_not_found', `knowledge base "${id}" not found`, { details: { kb_id: id } });
       return kb;
     });
   } else {
@@ -141,7 +157,8 @@ export async function search(ctx: CoreContext, rawInput: SearchInput, options: S
       firstError ??= err;
     }
   }
-  if (firstError && (wheres.size === 0 || !(firstError instanceof RagError && /unknown filter field/.test(firstError.message)))) throw firstError;
+  if (firstError && (wheres.size === 0 || !(firstError instanceof RagError && /unknown filter field/.test(firstError.message))))
+    throw firstError;
   const searchable = kbs.filter((kb) => wheres.has(kb.kb_id));
 
   const depth = options.candidates ?? Math.max(input.top_k * 4, input.mode === 'hybrid' ? 100 : 50);
@@ -150,7 +167,15 @@ export async function search(ctx: CoreContext, rawInput: SearchInput, options: S
   const count = input.use_rerank ? Math.max(input.top_k * 4, 20) : input.top_k;
   const outcomes = await Promise.all(
     searchable.map((kb) =>
-      searchKb(ctx, kb, { query: input.query, analyzed, mode: input.mode, where: wheres.get(kb.kb_id), depth, fusion: options.fusion ?? 'adaptive', count }),
+      searchKb(ctx, kb, {
+        query: input.query,
+        analyzed,
+        mode: input.mode,
+        where: wheres.get(kb.kb_id),
+        depth,
+        fusion: options.fusion ?? 'adaptive',
+        count,
+      }),
     ),
   );
   let hits = outcomes.flatMap((o) => o.hits).sort((a, b) => b.score - a.score);

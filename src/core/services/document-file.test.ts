@@ -6,7 +6,6 @@ import { errorCode, fixtureModels, openTestCore, tempDir } from '../test-support
 
 let core: Core;
 
-
 beforeAll(async () => {
   const { model } = await fixtureModels();
   core = await openTestCore();

@@ -13,7 +13,8 @@ import type { CoreContext } from './context.js';
 export async function documentFile(ctx: CoreContext, sources: Source[], kbId: string, docId: string): Promise<string> {
   ctx.store.registry.get(kbId);
   const doc = await ctx.store.docs.summary(kbId, docId);
-  if (!doc) throw new RagError('document_not_found', `document "${docId}" not found in "${kbId}"`, { details: { kb_id: kbId, doc_id: docId } });
+  if (!doc)
+    throw new RagError('document_not_found', `document "${docId}" not found in "${kbId}"`, { details: { kb_id: kbId, doc_id: docId } });
   const candidates: string[] = [];
   if (doc.source && path.isAbsolute(doc.source)) candidates.push(doc.source);
   for (const s of sources) {
@@ -21,9 +22,15 @@ export async function documentFile(ctx: CoreContext, sources: Source[], kbId: st
   }
   const found = candidates.find((p) => path.resolve(p) === p && fs.existsSync(p) && fs.statSync(p).isFile());
   if (!found) {
-    throw new RagError('invalid_parameter', candidates.length ? `the file of "${docId}" is no longer at ${candidates[0]}` : `"${docId}" was not added from a file on this machine`, {
-      details: { kb_id: kbId, doc_id: docId },
-    });
+    throw new RagError(
+      'invalid_parameter',
+      candidates.length
+        ? `the file of "${docId}" is no longer at ${candidates[0]}`
+        : `"${docId}" was not added from a file on this machine`,
+      {
+        details: { kb_id: kbId, doc_id: docId },
+      },
+    );
   }
   return found;
 }

@@ -7,7 +7,6 @@ import { errorCode, FIXTURES, fixtureModels, openTestCore } from '../test-suppor
 let core: Core;
 let model: string;
 
-
 beforeAll(async () => {
   ({ model } = await fixtureModels());
   core = await openTestCore();
@@ -17,7 +16,13 @@ afterAll(async () => core.close());
 
 describe('documents', () => {
   it('adds text as one chunk, gets it back in full and lists it', async () => {
-    const res = await core.client.addDocument({ kb_id: 'docs', doc_id: 'note-1', title: 'Note', content: 'The customs office opens at nine.', metadata: { year: 2024, team: 'ops' } });
+    const res = await core.client.addDocument({
+      kb_id: 'docs',
+      doc_id: 'note-1',
+      title: 'Note',
+      content: 'The customs office opens at nine.',
+      metadata: { year: 2024, team: 'ops' },
+    });
     expect(res).toMatchObject({ doc_id: 'note-1', status: 'added', chunk_count: 1, embedded: true });
     const doc = await core.client.getDocument({ kb_id: 'docs', doc_id: 'note-1' });
     expect(doc.content).toBe('The customs office opens at nine.');
@@ -28,12 +33,19 @@ describe('documents', () => {
   });
 
   it('refuses the same doc_id without overwrite, skips unchanged content and duplicates', async () => {
-    expect(await errorCode(core.client.addDocument({ kb_id: 'docs', doc_id: 'note-1', content: 'Different text.' }))).toBe('document_already_exists');
+    expect(await errorCode(core.client.addDocument({ kb_id: 'docs', doc_id: 'note-1', content: 'Different text.' }))).toBe(
+      'document_already_exists',
+    );
     const same = await core.client.addDocument({ kb_id: 'docs', doc_id: 'note-1', content: 'The customs office opens at nine.' });
     expect(same.status).toBe('skipped');
     const dup = await core.client.addDocument({ kb_id: 'docs', doc_id: 'note-copy', content: 'The customs office opens at nine.' });
     expect(dup).toMatchObject({ status: 'skipped', duplicate_of: 'note-1' });
-    const updated = await core.client.addDocument({ kb_id: 'docs', doc_id: 'note-1', content: 'The customs office opens at ten.', overwrite: true });
+    const updated = await core.client.addDocument({
+      kb_id: 'docs',
+      doc_id: 'note-1',
+      content: 'The customs office opens at ten.',
+      overwrite: true,
+    });
     expect(updated.status).toBe('updated');
     const chunks = await core.client.listChunks({ kb_id: 'docs', doc_id: 'note-1' });
     expect(chunks.total).toBe(1);
@@ -45,10 +57,20 @@ describe('documents', () => {
     expect(await errorCode(core.client.addDocument({ kb_id: 'Bad Id', content: 'x' }))).toBe('invalid_parameter');
     expect(await errorCode(core.client.addDocument({ kb_id: 'missing', content: 'x' }))).toBe('kb_not_found');
     expect(await errorCode(core.client.getDocument({ kb_id: 'docs', doc_id: 'nope' }))).toBe('document_not_found');
-    expect(await errorCode(core.client.addDocument({ kb_id: 'docs', content: 'typed', metadata: { year: 'last year' } }))).toBe('invalid_parameter');
+    expect(await errorCode(core.client.addDocument({ kb_id: 'docs', content: 'typed', metadata: { year: 'last year' } }))).toBe(
+      'invalid_parameter',
+    );
     expect(await errorCode(core.client.addFile({ kb_id: 'docs', path: path.join(FIXTURES, 'encrypted.pdf') }))).toBe('parse_failed');
     expect(await errorCode(core.client.addFile({ kb_id: 'docs', path: path.join(FIXTURES, 'broken.docx') }))).toBe('parse_failed');
-    expect(await errorCode(core.client.uploadFile({ kb_id: 'docs', filename: 'x.png', data_base64: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64') }))).toBe('unsupported_format');
+    expect(
+      await errorCode(
+        core.client.uploadFile({
+          kb_id: 'docs',
+          filename: 'x.png',
+          data_base64: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64'),
+        }),
+      ),
+    ).toBe('unsupported_format');
   });
 
   it('adds a batch where bad items fail alone', async () => {
@@ -66,7 +88,11 @@ describe('documents', () => {
     expect(res.results[1]!.error!.code).toBe('invalid_parameter');
     expect(res.results[3]!.error!.code).toBe('document_already_exists');
     expect(res).toMatchObject({ added: 2, failed: 3 });
-    expect(await errorCode(core.client.addDocumentsBatch({ kb_id: 'docs', documents: Array.from({ length: 501 }, (_, i) => ({ content: `d${i}` })) }))).toBe('invalid_parameter');
+    expect(
+      await errorCode(
+        core.client.addDocumentsBatch({ kb_id: 'docs', documents: Array.from({ length: 501 }, (_, i) => ({ content: `d${i}` })) }),
+      ),
+    ).toBe('invalid_parameter');
   });
 
   it('ingests real files with locations: pdf pages, docx headings, markdown lines', async () => {
@@ -77,7 +103,11 @@ describe('documents', () => {
     await core.client.addFile({ kb_id: 'docs', path: path.join(FIXTURES, 'headings.docx') });
     const docx = await core.client.listChunks({ kb_id: 'docs', doc_id: 'headings.docx', limit: 50 });
     expect(docx.chunks.some((c) => (c.location.heading_path?.length ?? 0) > 0)).toBe(true);
-    await core.client.addFile({ kb_id: 'docs', path: path.join(FIXTURES, 'sample.md'), chunking: { strategy: 'markdown', chunk_size: 64, chunk_overlap: 8 } });
+    await core.client.addFile({
+      kb_id: 'docs',
+      path: path.join(FIXTURES, 'sample.md'),
+      chunking: { strategy: 'markdown', chunk_size: 64, chunk_overlap: 8 },
+    });
     const md = await core.client.listChunks({ kb_id: 'docs', doc_id: 'sample.md', limit: 50 });
     expect(md.chunks.every((c) => (c.location.line_start ?? 0) >= 1 && c.tokens <= 64)).toBe(true);
   });
@@ -97,7 +127,11 @@ describe('documents', () => {
 
   it('previews chunks without writing anything', async () => {
     const before = await core.client.listDocuments({ kb_id: 'docs' });
-    const res = await core.client.preview({ kb_id: 'docs', path: path.join(FIXTURES, 'sample.md'), chunking: { strategy: 'sentence', chunk_size: 32, chunk_overlap: 4 } });
+    const res = await core.client.preview({
+      kb_id: 'docs',
+      path: path.join(FIXTURES, 'sample.md'),
+      chunking: { strategy: 'sentence', chunk_size: 32, chunk_overlap: 4 },
+    });
     expect(res.chunks.length).toBeGreaterThan(1);
     expect(res.chunks[0]).toMatchObject({ chunk_index: 0 });
     expect(res.chunks.every((c) => c.tokens <= 32 && c.characters === c.text.length)).toBe(true);

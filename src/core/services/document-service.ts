@@ -44,7 +44,9 @@ async function prepareItem(ctx: CoreContext, kbId: string, raw: unknown, overwri
   // Without a chunking config a text document is stored as one chunk (what an agent adding a note expects).
   const chunking = item.chunking ? resolveChunking(kb, item.chunking) : resolveChunking(kb, undefined, { ...WHOLE });
   return prepareDocument(ctx, kb, {
-    parsed, chunking, overwrite,
+    parsed,
+    chunking,
+    overwrite,
     ...(item.doc_id ? { doc_id: item.doc_id } : {}),
     ...(item.title ? { title: item.title } : {}),
     ...(item.source ? { source: item.source } : {}),
@@ -72,15 +74,26 @@ export async function addDocumentsBatch(ctx: CoreContext, raw: unknown): Promise
       results[index] = { index, doc_id: docId, ok: false, error: toErrorEnvelope(err) };
     }
   }
-  const committed = await commitDocuments(ctx, input.kb_id, prepared.map((p) => p.doc));
+  const committed = await commitDocuments(
+    ctx,
+    input.kb_id,
+    prepared.map((p) => p.doc),
+  );
   committed.forEach((r, i) => {
     const { index, doc } = prepared[i]!;
-    results[index] = r instanceof RagError
-      ? { index, doc_id: doc.doc_id, ok: false, error: toErrorEnvelope(r) }
-      : { index, doc_id: r.doc_id, ok: true, result: r };
+    results[index] =
+      r instanceof RagError
+        ? { index, doc_id: doc.doc_id, ok: false, error: toErrorEnvelope(r) }
+        : { index, doc_id: r.doc_id, ok: true, result: r };
   });
   const count = (s: string) => results.filter((r) => r.result?.status === s).length;
-  return { results, added: count('added'), updated: count('updated'), skipped: count('skipped'), failed: results.filter((r) => !r.ok).length };
+  return {
+    results,
+    added: count('added'),
+    updated: count('updated'),
+    skipped: count('skipped'),
+    failed: results.filter((r) => !r.ok).length,
+  };
 }
 
 /** Parse bytes of a named file (size limit first), wrapping parser failures with the file name. */
@@ -128,11 +141,20 @@ export async function addFile(ctx: CoreContext, raw: unknown): Promise<AddResult
   if (stat.size > ctx.options.maxFileBytes) {
     throw new RagError('too_large', `${abs} is ${stat.size} bytes; the limit is ${ctx.options.maxFileBytes}`, { details: { file: abs } });
   }
-  const prepared = await prepareFile(ctx, input.kb_id, {
-    data: await fs.readFile(abs), filename: abs, source: input.source ?? abs,
-    ...(input.doc_id ? { doc_id: input.doc_id } : {}), ...(input.title ? { title: input.title } : {}),
-    ...(input.metadata ? { metadata: input.metadata } : {}), ...(input.chunking ? { chunking: input.chunking } : {}),
-  }, input.overwrite);
+  const prepared = await prepareFile(
+    ctx,
+    input.kb_id,
+    {
+      data: await fs.readFile(abs),
+      filename: abs,
+      source: input.source ?? abs,
+      ...(input.doc_id ? { doc_id: input.doc_id } : {}),
+      ...(input.title ? { title: input.title } : {}),
+      ...(input.metadata ? { metadata: input.metadata } : {}),
+      ...(input.chunking ? { chunking: input.chunking } : {}),
+    },
+    input.overwrite,
+  );
   return unwrap((await commitDocuments(ctx, input.kb_id, [prepared]))[0]);
 }
 
@@ -140,18 +162,28 @@ export async function uploadFile(ctx: CoreContext, raw: unknown): Promise<AddRes
   const input = parseInput(UploadFileInputSchema, raw);
   ctx.store.registry.get(input.kb_id);
   const data = Buffer.from(input.data_base64, 'base64');
-  const prepared = await prepareFile(ctx, input.kb_id, {
-    data, filename: path.basename(input.filename), source: input.filename,
-    ...(input.doc_id ? { doc_id: input.doc_id } : {}), ...(input.title ? { title: input.title } : {}),
-    ...(input.metadata ? { metadata: input.metadata } : {}), ...(input.chunking ? { chunking: input.chunking } : {}),
-  }, input.overwrite);
+  const prepared = await prepareFile(
+    ctx,
+    input.kb_id,
+    {
+      data,
+      filename: path.basename(input.filename),
+      source: input.filename,
+      ...(input.doc_id ? { doc_id: input.doc_id } : {}),
+      ...(input.title ? { title: input.title } : {}),
+      ...(input.metadata ? { metadata: input.metadata } : {}),
+      ...(input.chunking ? { chunking: input.chunking } : {}),
+    },
+    input.overwrite,
+  );
   return unwrap((await commitDocuments(ctx, input.kb_id, [prepared]))[0]);
 }
 
 export async function getDocument(ctx: CoreContext, kbId: string, docId: string): Promise<DocumentFull> {
   ctx.store.registry.get(kbId);
   const doc = await ctx.store.docs.get(kbId, docId);
-  if (!doc) throw new RagError('document_not_found', `document "${docId}" not found in "${kbId}"`, { details: { kb_id: kbId, doc_id: docId } });
+  if (!doc)
+    throw new RagError('document_not_found', `document "${docId}" not found in "${kbId}"`, { details: { kb_id: kbId, doc_id: docId } });
   const { version: _v, ...rest } = doc;
   return rest;
 }
@@ -174,7 +206,8 @@ export async function deleteDocument(ctx: CoreContext, kbId: string, docId: stri
   ctx.store.registry.get(kbId);
   return ctx.store.write(kbId, async () => {
     const doc = await ctx.store.docs.summary(kbId, docId);
-    if (!doc) throw new RagError('document_not_found', `document "${docId}" not found in "${kbId}"`, { details: { kb_id: kbId, doc_id: docId } });
+    if (!doc)
+      throw new RagError('document_not_found', `document "${docId}" not found in "${kbId}"`, { details: { kb_id: kbId, doc_id: docId } });
     const table = await ctx.store.chunks(kbId);
     const chunks = table ? await table.count(`doc_id = ${sqlString(docId)}`) : 0;
     // Document row first: from then on the document is gone for every reader; chunks follow.
@@ -192,6 +225,12 @@ export async function listChunks(ctx: CoreContext, raw: unknown) {
   const { total, chunks } = await table.listChunks(input.doc_id, input.offset, input.limit);
   return {
     total,
-    chunks: chunks.map((c) => ({ chunk_index: c.chunk_index, text: c.text, characters: c.text.length, tokens: c.tokens, location: c.location })),
+    chunks: chunks.map((c) => ({
+      chunk_index: c.chunk_index,
+      text: c.text,
+      characters: c.text.length,
+      tokens: c.tokens,
+      location: c.location,
+    })),
   };
 }

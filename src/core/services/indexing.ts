@@ -37,7 +37,10 @@ export async function ensureChunkTable(ctx: CoreContext, kb: Kb, embedder: Embed
       await existing.addVectorColumn(embedder.dim);
       ctx.store.registry.put({ ...kb, embedding_dim: embedder.dim });
     } else if (embedder && existing.dim !== embedder.dim) {
-      throw new RagError('invalid_parameter', `knowledge base "${kb.kb_id}" holds ${existing.dim}-d vectors but model ${embedder.resolved} makes ${embedder.dim}-d ones`);
+      throw new RagError(
+        'invalid_parameter',
+        `knowledge base "${kb.kb_id}" holds ${existing.dim}-d vectors but model ${embedder.resolved} makes ${embedder.dim}-d ones`,
+      );
     }
     return existing;
   }

@@ -41,7 +41,11 @@ export function resolveChunking(kb: Kb, override: ChunkingOverride | undefined, 
 function defaultTitle(parsed: ParsedDocument, fallback: string | undefined): string {
   if (parsed.title?.trim()) return parsed.title.trim().slice(0, 500);
   if (fallback) return fallback;
-  const firstLine = parsed.text.split('\n').find((l) => l.trim())?.trim() ?? '';
+  const firstLine =
+    parsed.text
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim() ?? '';
   return firstLine.slice(0, 120);
 }
 
@@ -109,15 +113,26 @@ function decide(kb: Kb, doc: PreparedDoc, known: Known, seen: Map<string, string
   const skip = (reason: string, duplicateOf?: string, chunkCount = 0): Decision => ({
     kind: 'skip',
     result: {
-      kb_id: kb.kb_id, doc_id: doc.doc_id, status: 'skipped', chunk_count: chunkCount, skipped_reason: reason,
-      ...(duplicateOf ? { duplicate_of: duplicateOf } : {}), parser: doc.parsed.parser, embedded: false,
+      kb_id: kb.kb_id,
+      doc_id: doc.doc_id,
+      status: 'skipped',
+      chunk_count: chunkCount,
+      skipped_reason: reason,
+      ...(duplicateOf ? { duplicate_of: duplicateOf } : {}),
+      parser: doc.parsed.parser,
+      embedded: false,
     },
   });
-  if (existing && existing.content_hash === doc.hash) return skip('unchanged: the same content is already stored', undefined, existing.chunk_count);
+  if (existing && existing.content_hash === doc.hash)
+    return skip('unchanged: the same content is already stored', undefined, existing.chunk_count);
   if (existing && !doc.overwrite) {
-    throw new RagError('document_already_exists', `document "${doc.doc_id}" already exists in "${kb.kb_id}" (set overwrite to replace it)`, {
-      details: { kb_id: kb.kb_id, doc_id: doc.doc_id },
-    });
+    throw new RagError(
+      'document_already_exists',
+      `document "${doc.doc_id}" already exists in "${kb.kb_id}" (set overwrite to replace it)`,
+      {
+        details: { kb_id: kb.kb_id, doc_id: doc.doc_id },
+      },
+    );
   }
   const dup = seen.get(doc.hash) ?? known.hashes.get(doc.hash);
   if (dup && dup !== doc.doc_id) return skip(`duplicate: the same content is stored as "${dup}"`, dup);
@@ -173,7 +188,8 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
       // A model change was swapped in while these chunks were embedded: embed them again with the KB's model now.
       embedder = await tryEmbedder(ctx, ctx.store.registry.get(kbId));
       vectors.clear();
-      for (const { doc } of toWrite) if (embedder) vectors.set(doc, await embedder.embedPassages(doc.chunks.map((c) => passageText(doc.title, c.text))));
+      for (const { doc } of toWrite)
+        if (embedder) vectors.set(doc, await embedder.embedPassages(doc.chunks.map((c) => passageText(doc.title, c.text))));
     }
     const table = await ensureChunkTable(ctx, ctx.store.registry.get(kbId), embedder);
     kb = ctx.store.registry.get(kbId);
@@ -191,23 +207,43 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
         w.doc.chunks.forEach((c, ci) => {
           rows.push({
             chunk_id: `${w.doc.doc_id}#${version}#${c.chunk_index}`,
-            doc_id: w.doc.doc_id, version, chunk_index: c.chunk_index, text: c.text,
+            doc_id: w.doc.doc_id,
+            version,
+            chunk_index: c.chunk_index,
+            text: c.text,
             fts: analyzeForIndex(`${w.doc.title}\n${c.text}`),
             vector: docVectors?.[ci] ?? null,
-            title: w.doc.title, source: w.doc.source, parser: w.doc.parsed.parser,
+            title: w.doc.title,
+            source: w.doc.source,
+            parser: w.doc.parsed.parser,
             page: c.location.page ?? null,
             heading_path: c.location.heading_path?.length ? JSON.stringify(c.location.heading_path) : null,
-            line_start: c.location.line_start ?? null, line_end: c.location.line_end ?? null,
-            char_start: c.location.char_start ?? 0, char_end: c.location.char_end ?? c.text.length,
-            tokens: c.tokens, metadata: JSON.stringify(w.doc.metadata),
-            created_at: w.decision.created_at ?? now, updated_at: now, meta: typed.columns,
+            line_start: c.location.line_start ?? null,
+            line_end: c.location.line_end ?? null,
+            char_start: c.location.char_start ?? 0,
+            char_end: c.location.char_end ?? c.text.length,
+            tokens: c.tokens,
+            metadata: JSON.stringify(w.doc.metadata),
+            created_at: w.decision.created_at ?? now,
+            updated_at: now,
+            meta: typed.columns,
           });
         });
         docRows.push({
-          kb_id: kbId, doc_id: w.doc.doc_id, title: w.doc.title, source: w.doc.source, metadata: w.doc.metadata,
-          content: w.doc.parsed.text, content_hash: w.doc.hash, parser: w.doc.parsed.parser, chunking: w.doc.chunking,
-          chunk_count: w.doc.chunks.length, size: w.doc.parsed.text.length, version,
-          created_at: w.decision.created_at ?? now, updated_at: now,
+          kb_id: kbId,
+          doc_id: w.doc.doc_id,
+          title: w.doc.title,
+          source: w.doc.source,
+          metadata: w.doc.metadata,
+          content: w.doc.parsed.text,
+          content_hash: w.doc.hash,
+          parser: w.doc.parsed.parser,
+          chunking: w.doc.chunking,
+          chunk_count: w.doc.chunks.length,
+          size: w.doc.parsed.text.length,
+          version,
+          created_at: w.decision.created_at ?? now,
+          updated_at: now,
         });
         good.push(w);
       } catch (err) {
@@ -221,15 +257,20 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
     await table.add(rows);
     // Full-text search needs the index to exist; later rows are searched unindexed until upkeep folds them in.
     if (!table.ftsIndexReady) await table.ensureFtsIndex();
-    await ctx.store.docs.upsert(docRows, good.every((w) => !w.decision.existing));
+    await ctx.store.docs.upsert(
+      docRows,
+      good.every((w) => !w.decision.existing),
+    );
     for (const w of good) if (w.decision.existing) await table.deleteDoc(w.doc.doc_id, version);
     for (const w of good) {
       results[w.i] = {
-        kb_id: kbId, doc_id: w.doc.doc_id, status: w.decision.existing ? 'updated' : 'added',
-        chunk_count: w.doc.chunks.length, parser: w.doc.parsed.parser, embedded: Boolean(embedder),
-        ...(w.doc.warnings.length || !embedder
-          ? { warnings: [...w.doc.warnings, ...(embedder ? [] : [NO_VECTORS_WARNING])] }
-          : {}),
+        kb_id: kbId,
+        doc_id: w.doc.doc_id,
+        status: w.decision.existing ? 'updated' : 'added',
+        chunk_count: w.doc.chunks.length,
+        parser: w.doc.parsed.parser,
+        embedded: Boolean(embedder),
+        ...(w.doc.warnings.length || !embedder ? { warnings: [...w.doc.warnings, ...(embedder ? [] : [NO_VECTORS_WARNING])] } : {}),
       };
       ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'done', chunks: w.doc.chunks.length });
     }

@@ -42,7 +42,8 @@ function gated() {
   });
   const models = new Proxy(real, {
     get(target, prop) {
-      if (prop === 'getEmbedder') return async (m: string, o?: object) => ((e) => (m === modelB ? wrap(e) : e))(await target.getEmbedder(m, o));
+      if (prop === 'getEmbedder')
+        return async (m: string, o?: object) => ((e) => (m === modelB ? wrap(e) : e))(await target.getEmbedder(m, o));
       if (prop === 'peekEmbedder') return (m: string) => ((e) => (e && m === modelB ? wrap(e) : e))(target.peekEmbedder(m));
       const v = Reflect.get(target, prop) as unknown;
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
@@ -64,7 +65,12 @@ function docs(n: number, prefix = 'd') {
 async function seed(core: Core, kbId: string, n: number): Promise<void> {
   await core.client.createKb({ kb_id: kbId, embedding_model: modelA, chunking: { strategy: 'whole' } });
   for (let i = 0; i < n; i += 200) await core.client.addDocumentsBatch({ kb_id: kbId, documents: docs(n).slice(i, i + 200) });
-  await core.client.addDocument({ kb_id: kbId, doc_id: 'heart', title: 'Heart health', content: 'Cardiovascular disease is a leading cause of death; heart patients need treatment.' });
+  await core.client.addDocument({
+    kb_id: kbId,
+    doc_id: 'heart',
+    title: 'Heart health',
+    content: 'Cardiovascular disease is a leading cause of death; heart patients need treatment.',
+  });
 }
 
 async function until(core: Core, kbId: string, test: (m: ModelChange) => boolean, timeoutMs = 60_000): Promise<ModelChange> {
@@ -126,7 +132,9 @@ describe('changing the embedding model', () => {
     const core = await openTestCore({ models: real });
     try {
       await core.client.createKb({ kb_id: 'e', embedding_model: modelA });
-      await expect(core.client.changeKbModel({ kb_id: 'e', model: '/nonexistent/model' })).rejects.toMatchObject({ code: 'model_unavailable' });
+      await expect(core.client.changeKbModel({ kb_id: 'e', model: '/nonexistent/model' })).rejects.toMatchObject({
+        code: 'model_unavailable',
+      });
       expect((await core.client.modelChangeStatus({ kb_id: 'e' })).migration).toBeNull();
       expect(await core.client.changeKbModel({ kb_id: 'e', model: modelB })).toMatchObject({ state: 'done', chunks_total: 0 });
       await core.client.addDocument({ kb_id: 'e', doc_id: 'x', content: 'Heart patients need treatment.' });
@@ -192,7 +200,12 @@ describe('changing the embedding model', () => {
       })();
       // Writes while the change runs: new documents, a replaced one and deleted ones.
       await core.client.addDocumentsBatch({ kb_id: 'w', documents: docs(20, 'new') });
-      await core.client.addDocument({ kb_id: 'w', doc_id: 'd1', content: 'Replaced text about customs duties, version two', overwrite: true });
+      await core.client.addDocument({
+        kb_id: 'w',
+        doc_id: 'd1',
+        content: 'Replaced text about customs duties, version two',
+        overwrite: true,
+      });
       await core.client.deleteDocument({ kb_id: 'w', doc_id: 'd2' });
       ctl.open();
       await until(core, 'w', (m) => m.chunks_done > 150);
@@ -238,7 +251,9 @@ describe('changing the embedding model', () => {
       core.warmUp();
       expect(await until(core, 's', finished)).toMatchObject({ state: 'done' });
       expect(await tables(core, 's')).toEqual([core.ctx.store.registry.get('s').chunk_table]);
-      expect((await core.client.search({ query: 'heart disease patients', kb_ids: ['s'], mode: 'vector', top_k: 1 })).hits[0]!.doc_id).toBe('heart');
+      expect((await core.client.search({ query: 'heart disease patients', kb_ids: ['s'], mode: 'vector', top_k: 1 })).hits[0]!.doc_id).toBe(
+        'heart',
+      );
     } finally {
       await core.close();
     }
@@ -272,7 +287,9 @@ describe('changing the embedding model', () => {
       const table = (await core.ctx.store.chunks('r'))!;
       expect(await table.count()).toBe(601);
       expect(new Set(await table.chunkIds()).size).toBe(601);
-      expect((await core.client.search({ query: 'heart disease patients', kb_ids: ['r'], mode: 'vector', top_k: 1 })).hits[0]!.doc_id).toBe('heart');
+      expect((await core.client.search({ query: 'heart disease patients', kb_ids: ['r'], mode: 'vector', top_k: 1 })).hits[0]!.doc_id).toBe(
+        'heart',
+      );
     } finally {
       await core.close();
     }

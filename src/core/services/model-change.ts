@@ -47,7 +47,9 @@ export async function changeKbModel(ctx: CoreContext, input: ChangeKbModelInput)
       const r = current.record;
       if (r.to_model !== model) {
         const resume = r.state === 'running' || r.state === 'indexing' ? '' : ` (or resume it by asking for ${r.to_model} again)`;
-        throw new RagError('busy', `a change of "${kbId}" to model ${r.to_model} is ${r.state}; cancel it first${resume}`, { details: { kb_id: kbId, to_model: r.to_model } });
+        throw new RagError('busy', `a change of "${kbId}" to model ${r.to_model} is ${r.state}; cancel it first${resume}`, {
+          details: { kb_id: kbId, to_model: r.to_model },
+        });
       }
       if (!current.runner) {
         changes.update(current, { resumed: r.resumed + 1, error: null, finished_at: null });
@@ -63,9 +65,22 @@ export async function changeKbModel(ctx: CoreContext, input: ChangeKbModelInput)
     }
     const now = new Date().toISOString();
     const record: ChangeRecord = {
-      kb_id: kbId, from_model: kb.embedding_model, from_dim: kb.embedding_dim, to_model: model, to_dim: embedder.dim,
-      state: 'running', chunks_total: 0, chunks_done: 0, started_at: now, updated_at: now, finished_at: null, eta_ms: null,
-      resumed: 0, error: null, source_table: physicalChunkTable(kb), shadow_table: shadowName(kbId),
+      kb_id: kbId,
+      from_model: kb.embedding_model,
+      from_dim: kb.embedding_dim,
+      to_model: model,
+      to_dim: embedder.dim,
+      state: 'running',
+      chunks_total: 0,
+      chunks_done: 0,
+      started_at: now,
+      updated_at: now,
+      finished_at: null,
+      eta_ms: null,
+      resumed: 0,
+      error: null,
+      source_table: physicalChunkTable(kb),
+      shadow_table: shadowName(kbId),
     };
     // Nothing to re-embed: point the KB at a new (not yet created) table for the new model right away.
     const switched = await ctx.store.write(kbId, async () => {
@@ -73,7 +88,13 @@ export async function changeKbModel(ctx: CoreContext, input: ChangeKbModelInput)
       const table = await ctx.store.chunks(fresh);
       record.chunks_total = table ? await table.count() : 0;
       if (record.chunks_total > 0) return false;
-      ctx.store.registry.put({ ...ctx.store.registry.get(kbId), embedding_model: model, embedding_dim: embedder.dim, chunk_table: record.shadow_table, updated_at: now });
+      ctx.store.registry.put({
+        ...ctx.store.registry.get(kbId),
+        embedding_model: model,
+        embedding_dim: embedder.dim,
+        chunk_table: record.shadow_table,
+        updated_at: now,
+      });
       if (table) scheduleDrop(ctx, physicalChunkTable(fresh));
       return true;
     });
@@ -181,7 +202,9 @@ function scheduleDrop(ctx: CoreContext, name: string): void {
   const changes = modelChangesOf(ctx);
   const timer = setTimeout(() => {
     changes.pendingDrops.delete(name);
-    ctx.store.dropTable(name).catch((err: unknown) => process.stderr.write(`ragdesk: could not drop the old chunk table ${name}: ${String(err)}\n`));
+    ctx.store
+      .dropTable(name)
+      .catch((err: unknown) => process.stderr.write(`ragdesk: could not drop the old chunk table ${name}: ${String(err)}\n`));
   }, DROP_GRACE_MS);
   timer.unref();
   changes.pendingDrops.set(name, timer);
@@ -216,7 +239,8 @@ async function run(ctx: CoreContext, live: LiveChange, signal: AbortSignal): Pro
     }
     changes.update(live, { state: 'running', error: null });
     const embedder = await loadEmbedder(ctx, rec.to_model);
-    if (embedder.dim !== rec.to_dim) throw new RagError('model_unavailable', `model ${rec.to_model} now makes ${embedder.dim}-d vectors, not ${rec.to_dim}`);
+    if (embedder.dim !== rec.to_dim)
+      throw new RagError('model_unavailable', `model ${rec.to_model} now makes ${embedder.dim}-d vectors, not ${rec.to_dim}`);
     signal.throwIfAborted();
     const shadow = (await ctx.store.openTable(rec.shadow_table)) ?? (await ctx.store.createTable(rec.shadow_table, rec.to_dim));
     const copy = {
@@ -250,7 +274,13 @@ async function run(ctx: CoreContext, live: LiveChange, signal: AbortSignal): Pro
       old = physicalChunkTable(kb);
       const now = new Date().toISOString();
       // The swap: one atomic registry write (model, dimension and table together).
-      ctx.store.registry.put({ ...kb, embedding_model: rec.to_model, embedding_dim: rec.to_dim, chunk_table: rec.shadow_table, updated_at: now });
+      ctx.store.registry.put({
+        ...kb,
+        embedding_model: rec.to_model,
+        embedding_dim: rec.to_dim,
+        chunk_table: rec.shadow_table,
+        updated_at: now,
+      });
       changes.update(live, { state: 'done', finished_at: now, chunks_total: diff.total, chunks_done: diff.total });
     });
     scheduleIndexing(ctx, kbId);

@@ -37,7 +37,13 @@ export async function preview(ctx: CoreContext, raw: unknown): Promise<PreviewRe
     parser: parsed.parser,
     chunking,
     characters: parsed.text.length,
-    chunks: chunks.map((c) => ({ chunk_index: c.chunk_index, text: c.text, characters: c.characters, tokens: c.tokens, location: c.location })),
+    chunks: chunks.map((c) => ({
+      chunk_index: c.chunk_index,
+      text: c.text,
+      characters: c.characters,
+      tokens: c.tokens,
+      location: c.location,
+    })),
     warnings: [...parsed.warnings, ...warnings],
   };
 }

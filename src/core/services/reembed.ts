@@ -40,7 +40,13 @@ export interface CopyOptions {
  * them with `embedder` on the way: what a model change and a model evaluation on a copy both do.
  * Ids no longer in the source (deleted meanwhile) are passed over. Returns how many rows were copied.
  */
-export async function copyReembedded(source: ChunkTable, target: ChunkTable, ids: string[], embedder: Embedder, options: CopyOptions): Promise<number> {
+export async function copyReembedded(
+  source: ChunkTable,
+  target: ChunkTable,
+  ids: string[],
+  embedder: Embedder,
+  options: CopyOptions,
+): Promise<number> {
   let copied = 0;
   for (let i = 0; i < ids.length; i += REEMBED_BATCH) {
     options.signal?.throwIfAborted();
@@ -60,6 +66,11 @@ export async function copyReembedded(source: ChunkTable, target: ChunkTable, ids
 /** Remove chunks by id (those gone from the source). */
 export async function deleteChunks(target: ChunkTable, ids: string[]): Promise<void> {
   for (let i = 0; i < ids.length; i += 500) {
-    await target.deleteWhere(`chunk_id IN (${ids.slice(i, i + 500).map(sqlString).join(', ')})`);
+    await target.deleteWhere(
+      `chunk_id IN (${ids
+        .slice(i, i + 500)
+        .map(sqlString)
+        .join(', ')})`,
+    );
   }
 }

@@ -28,11 +28,14 @@ export async function diagnostic(ctx: CoreContext, allowed?: ReadonlySet<string>
   const warnings: string[] = [];
   for (const m of models) {
     if (m.state === 'missing' || m.state === 'error') {
-      warnings.push(`${m.kind} model ${m.model} is ${m.state}${m.error ? `: ${m.error}` : ''}; ${m.kind === 'embedding' ? 'vector search is off and hybrid answers from full-text' : 'results are not reranked'}`);
+      warnings.push(
+        `${m.kind} model ${m.model} is ${m.state}${m.error ? `: ${m.error}` : ''}; ${m.kind === 'embedding' ? 'vector search is off and hybrid answers from full-text' : 'results are not reranked'}`,
+      );
     }
   }
   for (const kb of kbs) {
-    if (kb.fts_index === 'stale') warnings.push(`${kb.kb_id}: new rows are not yet folded into the full-text index (they are still searched)`);
+    if (kb.fts_index === 'stale')
+      warnings.push(`${kb.kb_id}: new rows are not yet folded into the full-text index (they are still searched)`);
     const mc = kb.migration;
     if (mc) {
       const where = `${mc.chunks_done}/${mc.chunks_total} chunks`;

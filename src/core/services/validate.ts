@@ -6,5 +6,8 @@ export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.outp
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-  throw new RagError('invalid_parameter', message, { details: { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) }, cause: parsed.error });
+  throw new RagError('invalid_parameter', message, {
+    details: { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },
+    cause: parsed.error,
+  });
 }

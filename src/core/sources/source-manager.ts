@@ -23,7 +23,14 @@ import { SourceWatcher } from './watcher.js';
 const EMPTY_COUNTS = { files: 0, indexed: 0, skipped: 0, failed: 0 };
 
 function newSourceId(folder: string, taken: (id: string) => boolean): string {
-  const slug = path.basename(folder).toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24) || 'folder';
+  const slug =
+    path
+      .basename(folder)
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 24) || 'folder';
   for (;;) {
     const id = `${slug}-${crypto.randomBytes(2).toString('hex')}`;
     if (!taken(id)) return id;
@@ -45,7 +52,10 @@ export class SourceManager {
   private closed = false;
   private startup: Promise<void> | undefined;
 
-  constructor(private readonly rt: JobRuntime, file: string) {
+  constructor(
+    private readonly rt: JobRuntime,
+    file: string,
+  ) {
     this.registry = new SourceRegistry(file);
   }
 
@@ -60,7 +70,10 @@ export class SourceManager {
   }
 
   list(kbId?: string, readable?: ReadonlySet<string>): Source[] {
-    return this.registry.list(kbId).filter((s) => !readable || readable.has(s.kb_id)).map((s) => this.view(s));
+    return this.registry
+      .list(kbId)
+      .filter((s) => !readable || readable.has(s.kb_id))
+      .map((s) => this.view(s));
   }
 
   get(id: string): Source {
@@ -76,12 +89,25 @@ export class SourceManager {
       throw new RagError('invalid_parameter', `not a folder: ${folder}`, { details: { path: folder } });
     }
     const same = this.registry.list(input.kb_id).find((s) => s.path === folder);
-    if (same) throw new RagError('invalid_parameter', `${folder} is already source "${same.source_id}" of "${input.kb_id}"`, { details: { source_id: same.source_id } });
-    if (input.source_id && this.registry.find(input.source_id)) throw new RagError('invalid_parameter', `source "${input.source_id}" already exists`);
+    if (same)
+      throw new RagError('invalid_parameter', `${folder} is already source "${same.source_id}" of "${input.kb_id}"`, {
+        details: { source_id: same.source_id },
+      });
+    if (input.source_id && this.registry.find(input.source_id))
+      throw new RagError('invalid_parameter', `source "${input.source_id}" already exists`);
     const cfg: SourceConfig = {
       source_id: input.source_id ?? newSourceId(folder, (id) => Boolean(this.registry.find(id))),
-      kb_id: input.kb_id, path: folder, include: input.include, exclude: input.exclude, recursive: input.recursive,
-      paused: false, created_at: new Date().toISOString(), last_sync_at: null, last_sync: null, last_error: null, counts: EMPTY_COUNTS,
+      kb_id: input.kb_id,
+      path: folder,
+      include: input.include,
+      exclude: input.exclude,
+      recursive: input.recursive,
+      paused: false,
+      created_at: new Date().toISOString(),
+      last_sync_at: null,
+      last_sync: null,
+      last_error: null,
+      counts: EMPTY_COUNTS,
     };
     this.registry.put(cfg);
     if (this.watching) await this.startWatcher(cfg);
@@ -96,7 +122,10 @@ export class SourceManager {
    * source is paused; the watcher's and the start-up rescan's do not.
    */
   sync(id: string, req: SyncRequest, automatic = false, onProgress?: (job: JobHandle) => void): Promise<SyncSummary> {
-    if (!this.registry.find(id)) return Promise.reject(new RagError('invalid_parameter', `no folder source "${id}" (see: ragdesk sources list)`, { details: { source_id: id } }));
+    if (!this.registry.find(id))
+      return Promise.reject(
+        new RagError('invalid_parameter', `no folder source "${id}" (see: ragdesk sources list)`, { details: { source_id: id } }),
+      );
     this.busy.set(id, (this.busy.get(id) ?? 0) + 1);
     return this.mutex
       .run(id, async () => {
@@ -105,7 +134,18 @@ export class SourceManager {
         const ledger = this.rt.health.ledger(cfg.kb_id, cfg.source_id);
         if (this.closed || (automatic && cfg.paused)) {
           const now = new Date().toISOString();
-          return { started_at: now, finished_at: now, duration_ms: 0, files: ledger.size, added: 0, updated: 0, deleted: 0, unchanged: 0, skipped: 0, failed: 0 };
+          return {
+            started_at: now,
+            finished_at: now,
+            duration_ms: 0,
+            files: ledger.size,
+            added: 0,
+            updated: 0,
+            deleted: 0,
+            unchanged: 0,
+            skipped: 0,
+            failed: 0,
+          };
         }
         try {
           const summary = await runSync(this.rt, cfg, req, {
@@ -205,7 +245,9 @@ export class SourceManager {
   private async startWatcher(cfg: SourceConfig): Promise<void> {
     if (this.closed || this.watchers.has(cfg.source_id)) return;
     const watcher = new SourceWatcher({
-      root: cfg.path, filter: sourceFilter(cfg), recursive: cfg.recursive,
+      root: cfg.path,
+      filter: sourceFilter(cfg),
+      recursive: cfg.recursive,
       onChanges: (paths) => {
         if (!this.closed && this.registry.find(cfg.source_id)) this.spawn(this.sync(cfg.source_id, { paths }, true));
       },

@@ -23,7 +23,8 @@ function countPassages(c: Core): void {
         ? async (...args: Parameters<typeof models.getEmbedder>) => {
             const e = await t.getEmbedder(...args);
             return new Proxy(e, {
-              get: (et, ep) => (ep === 'embedPassages' ? async (texts: string[]) => ((passages += texts.length), et.embedPassages(texts)) : bind(et, ep)),
+              get: (et, ep) =>
+                ep === 'embedPassages' ? async (texts: string[]) => ((passages += texts.length), et.embedPassages(texts)) : bind(et, ep),
             });
           }
         : bind(t, p),
@@ -64,14 +65,26 @@ describe('folder sources', () => {
 
   it('adds a folder: every file under the globs becomes a document with doc_id <source>/<path> and source <path>', async () => {
     const s = await core.client.addSource({ kb_id: 'folder', path: dir, exclude: ['drafts', '*.tmp'], source_id: 'docs' });
-    expect(s).toMatchObject({ source_id: 'docs', kb_id: 'folder', path: dir, state: 'idle', watching: false, counts: { files: 3, indexed: 3, failed: 0 } });
+    expect(s).toMatchObject({
+      source_id: 'docs',
+      kb_id: 'folder',
+      path: dir,
+      state: 'idle',
+      watching: false,
+      counts: { files: 3, indexed: 3, failed: 0 },
+    });
     expect(s.last_sync).toMatchObject({ added: 3, failed: 0 });
     expect(s.last_sync_at).not.toBeNull();
     id = s.source_id;
     expect(await docIds('folder')).toEqual(['docs/guide/deep/ports.txt', 'docs/guide/intro.md', 'docs/notes.txt']);
     const doc = await core.client.getDocument({ kb_id: 'folder', doc_id: 'docs/guide/intro.md' });
     expect(doc.source).toBe('guide/intro.md');
-    const hits = await core.client.search({ kb_ids: ['folder'], query: 'berth fees customs', mode: 'fts', filter: { source: 'guide/deep/ports.txt' } });
+    const hits = await core.client.search({
+      kb_ids: ['folder'],
+      query: 'berth fees customs',
+      mode: 'fts',
+      filter: { source: 'guide/deep/ports.txt' },
+    });
     expect(hits.hits.map((h) => h.doc_id)).toEqual(['docs/guide/deep/ports.txt']);
     expect(await core.client.listSources({ kb_id: 'folder' })).toHaveLength(1);
   });
@@ -106,7 +119,9 @@ describe('folder sources', () => {
     write(dir, 'copy-of-intro.md', '# Intro\n\nCranes lift containers in the harbour.');
     await core.client.syncSource({ source_id: id });
     const report = await core.client.healthReport({ kb_id: 'folder', status: ['duplicate'] });
-    expect(report.files).toEqual([expect.objectContaining({ file: 'copy-of-intro.md', duplicate_of: 'docs/guide/intro.md', indexed: false })]);
+    expect(report.files).toEqual([
+      expect.objectContaining({ file: 'copy-of-intro.md', duplicate_of: 'docs/guide/intro.md', indexed: false }),
+    ]);
     fs.rmSync(path.join(dir, 'guide/intro.md'));
     const { summary } = await core.client.syncSource({ source_id: id });
     expect(summary).toMatchObject({ deleted: 1, added: 1 });
@@ -145,7 +160,9 @@ describe('folder sources', () => {
     expect(b.counts.files).toBe(1);
     expect(await docIds('top')).toEqual(['top/new.md']);
     await expect(core.client.addSource({ kb_id: 'narrow', path: dir })).rejects.toMatchObject({ code: 'invalid_parameter' });
-    await expect(core.client.addSource({ kb_id: 'narrow', path: path.join(dir, 'notes.txt') })).rejects.toMatchObject({ code: 'invalid_parameter' });
+    await expect(core.client.addSource({ kb_id: 'narrow', path: path.join(dir, 'notes.txt') })).rejects.toMatchObject({
+      code: 'invalid_parameter',
+    });
     await expect(core.client.addSource({ kb_id: 'nope', path: dir })).rejects.toMatchObject({ code: 'kb_not_found' });
   });
 

@@ -57,13 +57,21 @@ export async function runSync(rt: JobRuntime, cfg: SourceConfig, req: SyncReques
   const tally: Tally = { added: 0, updated: 0, deleted: 0, unchanged: 0, skipped: 0, failed: 0 };
   const summary = (): SyncSummary => {
     const finished = new Date();
-    return { started_at: started.toISOString(), finished_at: finished.toISOString(), duration_ms: finished.getTime() - started.getTime(), files: ledger.size, ...tally };
+    return {
+      started_at: started.toISOString(),
+      finished_at: finished.toISOString(),
+      duration_ms: finished.getTime() - started.getTime(),
+      files: ledger.size,
+      ...tally,
+    };
   };
   const run = async (job: JobHandle, docs?: Map<string, string>) => {
     hooks.onJob?.(job);
     try {
       await rt.jobs.run(rt.ctx, job, {
-        ledger, mirror: true, ...(docs ? { docs } : {}),
+        ledger,
+        mirror: true,
+        ...(docs ? { docs } : {}),
         ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
         onSettle: (lines: readonly ItemLine[]) => {
           for (const l of lines) tally[l.outcome]++;
@@ -81,7 +89,9 @@ export async function runSync(rt: JobRuntime, cfg: SourceConfig, req: SyncReques
 
   const root = await fs.stat(cfg.path).catch(() => undefined);
   if (!root?.isDirectory()) {
-    throw new RagError('invalid_parameter', `the folder ${cfg.path} is not there (moved, or a drive not mounted?): nothing was changed`, { details: { path: cfg.path } });
+    throw new RagError('invalid_parameter', `the folder ${cfg.path} is not there (moved, or a drive not mounted?): nothing was changed`, {
+      details: { path: cfg.path },
+    });
   }
   const filter = sourceFilter(cfg);
   const prefix = `${cfg.source_id}/`;
@@ -91,7 +101,11 @@ export async function runSync(rt: JobRuntime, cfg: SourceConfig, req: SyncReques
   const full = !req.paths || req.paths.includes('');
   // Only changed files (what a watcher reports): look up just their documents. Folders, deletions, full scans:
   // every document of the KB (one scan of two columns).
-  const stats = full ? [] : await Promise.all([...new Set(req.paths)].map(async (rel) => ({ rel, st: await fs.stat(path.join(cfg.path, rel)).catch(() => undefined) })));
+  const stats = full
+    ? []
+    : await Promise.all(
+        [...new Set(req.paths)].map(async (rel) => ({ rel, st: await fs.stat(path.join(cfg.path, rel)).catch(() => undefined) })),
+      );
   if (full || stats.some((s) => !s.st?.isFile())) {
     docs = await rt.ctx.store.docs.docHashes(cfg.kb_id);
   } else {
@@ -113,7 +127,14 @@ export async function runSync(rt: JobRuntime, cfg: SourceConfig, req: SyncReques
     }
   }
 
-  const item = (rel: string, action: JobItem['action'], bytes: number): JobItem => ({ key: rel, file: path.join(cfg.path, rel), doc_id: `${prefix}${rel}`, source: rel, action, bytes });
+  const item = (rel: string, action: JobItem['action'], bytes: number): JobItem => ({
+    key: rel,
+    file: path.join(cfg.path, rel),
+    doc_id: `${prefix}${rel}`,
+    source: rel,
+    action,
+    bytes,
+  });
   const deletes: JobItem[] = [];
   const leaving = new Set<string>();
   for (const rel of candidates) {
@@ -137,8 +158,11 @@ export async function runSync(rt: JobRuntime, cfg: SourceConfig, req: SyncReques
   }
   if (deletes.length + index.length === 0 || hooks.isStopped?.()) return summary();
   const job = rt.jobs.create({
-    kind: 'sync', kb_id: cfg.kb_id, source_id: cfg.source_id,
-    options: { overwrite: true, force: Boolean(req.force) }, items: [...deletes, ...index],
+    kind: 'sync',
+    kb_id: cfg.kb_id,
+    source_id: cfg.source_id,
+    options: { overwrite: true, force: Boolean(req.force) },
+    items: [...deletes, ...index],
   });
   await run(job, docs);
   return summary();

@@ -14,8 +14,8 @@ const write = (rel: string, text: string) => {
   fs.writeFileSync(path.join(dir, rel), text);
 };
 const docIds = async () => (await core.client.listDocuments({ kb_id: 'live', limit: 1000 })).documents.map((d) => d.doc_id).sort();
-const ftsDocs = async (q: string) => (await core.client.search({ kb_ids: ['live'], query: q, mode: 'fts', top_k: 20 })).hits.map((h) => h.doc_id);
-
+const ftsDocs = async (q: string) =>
+  (await core.client.search({ kb_ids: ['live'], query: q, mode: 'fts', top_k: 20 })).hits.map((h) => h.doc_id);
 
 async function open(): Promise<Core> {
   const c = await Core.open({ dataDir, allowDownload: false, watchSources: true });
@@ -62,7 +62,9 @@ describe('watched folder sources', () => {
     fs.renameSync(path.join(dir, 'a.txt'), path.join(dir, 'albatross.txt'));
     await eventually(async () => expect(await ftsDocs('albatross')).toEqual(['w/albatross.txt']));
     fs.renameSync(path.join(dir, 'guide'), path.join(dir, 'manual'));
-    await eventually(async () => expect(await docIds()).toEqual(['w/albatross.txt', 'w/manual/b.md', 'w/manual/c.md', 'w/manual/deep/d.txt']));
+    await eventually(async () =>
+      expect(await docIds()).toEqual(['w/albatross.txt', 'w/manual/b.md', 'w/manual/c.md', 'w/manual/deep/d.txt']),
+    );
     fs.rmSync(path.join(dir, 'manual/deep/d.txt'));
     await eventually(async () => expect(await ftsDocs('dolphins')).toEqual([]));
     const [src] = await core.client.listSources({});

@@ -33,7 +33,14 @@ function utf8Column(values: unknown[]): Data<Utf8> {
     offsets[i + 1] = at;
   });
   const { bitmap, nulls } = nullBitmap(values);
-  return makeData({ type: new arrow.Utf8(), length: strings.length, nullCount: nulls, nullBitmap: nulls ? bitmap : null, valueOffsets: offsets, data: data.subarray(0, at) });
+  return makeData({
+    type: new arrow.Utf8(),
+    length: strings.length,
+    nullCount: nulls,
+    nullBitmap: nulls ? bitmap : null,
+    valueOffsets: offsets,
+    data: data.subarray(0, at),
+  });
 }
 
 function int32Column(values: unknown[]): Data<Int32> {
@@ -58,13 +65,21 @@ function column(field: Field, values: unknown[]): Data {
   if (DataType.isUtf8(type)) return utf8Column(values);
   if (DataType.isInt(type) && type.bitWidth === 32 && type.isSigned) return int32Column(values);
   if (DataType.isFixedSizeList(type) && DataType.isFloat(type.children[0]!.type)) return vectorColumn(type, values);
-  const vector = vectorFromArray(values.map((v) => (v === undefined ? null : v)), type);
+  const vector = vectorFromArray(
+    values.map((v) => (v === undefined ? null : v)),
+    type,
+  );
   return vector.data.length === 1 ? vector.data[0]! : makeVector(vector.data).data[0]!;
 }
 
 /** One record batch with exactly the declared schema (nullability included), so LanceDB appends without casting. */
 export function buildArrowTable(schema: Schema, rows: Array<Record<string, unknown>>): Table {
-  const children = schema.fields.map((field) => column(field, rows.map((r) => r[field.name])));
+  const children = schema.fields.map((field) =>
+    column(
+      field,
+      rows.map((r) => r[field.name]),
+    ),
+  );
   const struct = makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children });
   return new ArrowTable(schema, [new RecordBatch(schema, struct)]);
 }

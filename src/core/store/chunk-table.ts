@@ -48,8 +48,19 @@ export interface StoredChunk {
 }
 
 const READ_COLUMNS = [
-  'doc_id', 'chunk_index', 'text', 'title', 'source', 'tokens', 'page', 'heading_path', 'line_start', 'line_end',
-  'char_start', 'char_end', 'metadata',
+  'doc_id',
+  'chunk_index',
+  'text',
+  'title',
+  'source',
+  'tokens',
+  'page',
+  'heading_path',
+  'line_start',
+  'line_end',
+  'char_start',
+  'char_end',
+  'metadata',
 ];
 
 const FTS_OPTIONS = {
@@ -92,7 +103,9 @@ export function physicalChunkTable(kb: { kb_id: string; chunk_table?: string | u
 
 /** An Arrow list value (metadata list columns) as a plain array; everything else as it is. */
 function plain(v: unknown): unknown {
-  return v !== null && typeof v === 'object' && typeof (v as { toArray?: unknown }).toArray === 'function' ? Array.from((v as { toArray(): ArrayLike<unknown> }).toArray()) : v;
+  return v !== null && typeof v === 'object' && typeof (v as { toArray?: unknown }).toArray === 'function'
+    ? Array.from((v as { toArray(): ArrayLike<unknown> }).toArray())
+    : v;
 }
 
 function toStored(r: Raw, score: number): StoredChunk {
@@ -215,7 +228,8 @@ export class ChunkTable {
   async docVersions(): Promise<Array<{ doc_id: string; version: string }>> {
     const rows = (await this.table.query().select(['doc_id', 'version']).toArray()) as Raw[];
     const seen = new Map<string, { doc_id: string; version: string }>();
-    for (const r of rows) seen.set(`${String(r.doc_id)}\u0000${String(r.version)}`, { doc_id: String(r.doc_id), version: String(r.version) });
+    for (const r of rows)
+      seen.set(`${String(r.doc_id)}\u0000${String(r.version)}`, { doc_id: String(r.doc_id), version: String(r.version) });
     return [...seen.values()];
   }
 
@@ -234,7 +248,12 @@ export class ChunkTable {
   /** BM25 ranking: keys and scores only (text is fetched for the final hits by `hydrate`). */
   async ftsRank(analyzedQuery: string, limit: number, where?: string): Promise<ChunkRef[]> {
     if (!analyzedQuery.trim()) return [];
-    let q = this.table.query().fullTextSearch(analyzedQuery, { columns: ['fts'] }).select([...REF_COLUMNS, '_score']).withRowId().limit(limit);
+    let q = this.table
+      .query()
+      .fullTextSearch(analyzedQuery, { columns: ['fts'] })
+      .select([...REF_COLUMNS, '_score'])
+      .withRowId()
+      .limit(limit);
     if (where) q = q.where(where);
     return ((await q.toArray()) as Raw[]).map((r) => toRef(r, Number(r._score)));
   }
@@ -242,11 +261,21 @@ export class ChunkTable {
   /** Nearest chunks by cosine similarity; through the ANN index when there is one, unless `exact`. */
   async vectorRank(vector: Float32Array, limit: number, where?: string, options: { exact?: boolean } = {}): Promise<ChunkRef[]> {
     if (this.vectorDim === 0) return [];
-    let q = this.table.vectorSearch(Array.from(vector)).column('vector').distanceType('cosine').select([...REF_COLUMNS, '_distance']).withRowId().limit(limit);
+    let q = this.table
+      .vectorSearch(Array.from(vector))
+      .column('vector')
+      .distanceType('cosine')
+      .select([...REF_COLUMNS, '_distance'])
+      .withRowId()
+      .limit(limit);
     // Measured (npm run bench): nprobes 32, ef 64 and refine 4 give recall@10 ≈ 0.96 against exact search on
     // real embeddings; deep candidate lists for fusion (50-100) use a cheaper refine, as their tail matters less.
     if (options.exact) q = q.bypassVectorIndex();
-    else if (this.hasVectorIndex) q = q.nprobes(32).ef(Math.max(64, limit * 2)).refineFactor(limit <= 20 ? 4 : 2);
+    else if (this.hasVectorIndex)
+      q = q
+        .nprobes(32)
+        .ef(Math.max(64, limit * 2))
+        .refineFactor(limit <= 20 ? 4 : 2);
     if (where) q = q.where(where);
     return ((await q.toArray()) as Raw[]).map((r) => toRef(r, 1 - Number(r._distance)));
   }
@@ -261,7 +290,10 @@ export class ChunkTable {
     const withRowIds = refs.filter((r) => r.rowid !== undefined);
     if (withRowIds.length) {
       try {
-        const taken = (await this.table.takeRowIds(withRowIds.map((r) => r.rowid!)).select(['chunk_id', ...READ_COLUMNS]).toArray()) as Raw[];
+        const taken = (await this.table
+          .takeRowIds(withRowIds.map((r) => r.rowid!))
+          .select(['chunk_id', ...READ_COLUMNS])
+          .toArray()) as Raw[];
         for (const r of taken) byId.set(String(r.chunk_id), r);
       } catch {
         // stale row ids: fall through to the lookup by chunk_id
@@ -270,7 +302,11 @@ export class ChunkTable {
     const missing = refs.filter((r) => !byId.has(r.chunk_id));
     if (missing.length) {
       const ids = missing.map((r) => sqlString(r.chunk_id)).join(', ');
-      const rows = (await this.table.query().where(`chunk_id IN (${ids})`).select(['chunk_id', ...READ_COLUMNS]).toArray()) as Raw[];
+      const rows = (await this.table
+        .query()
+        .where(`chunk_id IN (${ids})`)
+        .select(['chunk_id', ...READ_COLUMNS])
+        .toArray()) as Raw[];
       for (const r of rows) byId.set(String(r.chunk_id), r);
     }
     return refs.flatMap((ref) => {
@@ -295,7 +331,11 @@ export class ChunkTable {
     const rows = (await this.table.query().where(where).select(['title', 'text', 'vector']).toArray()) as Raw[];
     return rows.map((r) => {
       const v = r.vector as { toArray?: () => ArrayLike<number> } | ArrayLike<number>;
-      return { title: String(r.title), text: String(r.text), vector: Float32Array.from('toArray' in v && v.toArray ? v.toArray() : (v as ArrayLike<number>)) };
+      return {
+        title: String(r.title),
+        text: String(r.text),
+        vector: Float32Array.from('toArray' in v && v.toArray ? v.toArray() : (v as ArrayLike<number>)),
+      };
     });
   }
 
@@ -355,14 +395,23 @@ export class ChunkTable {
   async rowsForCopy(ids: string[]): Promise<Raw[]> {
     if (ids.length === 0) return [];
     const columns = this.schema.fields.map((f) => f.name).filter((n) => n !== 'vector');
-    const rows = (await this.table.query().where(`chunk_id IN (${ids.map(sqlString).join(', ')})`).select(columns).toArray()) as Raw[];
+    const rows = (await this.table
+      .query()
+      .where(`chunk_id IN (${ids.map(sqlString).join(', ')})`)
+      .select(columns)
+      .toArray()) as Raw[];
     return rows.map((r) => Object.fromEntries(columns.map((c) => [c, plain(r[c])])));
   }
 
   /** Add rows read by `rowsForCopy` from another chunk table, with vectors from this table's model. */
   async addCopies(rows: Raw[], vectors: Float32Array[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.table.add(buildArrowTable(this.schema, rows.map((r, i) => ({ ...r, vector: this.vectorDim > 0 ? (vectors[i] ?? null) : undefined }))));
+    await this.table.add(
+      buildArrowTable(
+        this.schema,
+        rows.map((r, i) => ({ ...r, vector: this.vectorDim > 0 ? (vectors[i] ?? null) : undefined })),
+      ),
+    );
   }
 
   async sizeBytes(): Promise<number> {

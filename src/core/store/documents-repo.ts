@@ -25,8 +25,19 @@ export interface DocumentRow {
 }
 
 const SUMMARY_COLUMNS = [
-  'kb_id', 'doc_id', 'title', 'source', 'metadata', 'content_hash', 'parser', 'chunking', 'chunk_count', 'size',
-  'version', 'created_at', 'updated_at',
+  'kb_id',
+  'doc_id',
+  'title',
+  'source',
+  'metadata',
+  'content_hash',
+  'parser',
+  'chunking',
+  'chunk_count',
+  'size',
+  'version',
+  'created_at',
+  'updated_at',
 ];
 
 type Raw = Record<string, unknown>;
@@ -79,8 +90,15 @@ export class DocumentsRepo {
   async summaries(kbId: string, docIds: string[]): Promise<Map<string, DocumentSummary & { version: string }>> {
     const out = new Map<string, DocumentSummary & { version: string }>();
     for (let i = 0; i < docIds.length; i += 500) {
-      const ids = docIds.slice(i, i + 500).map(sqlString).join(', ');
-      const rows = (await this.table.query().where(`${byKb(kbId)} AND doc_id IN (${ids})`).select(SUMMARY_COLUMNS).toArray()) as Raw[];
+      const ids = docIds
+        .slice(i, i + 500)
+        .map(sqlString)
+        .join(', ');
+      const rows = (await this.table
+        .query()
+        .where(`${byKb(kbId)} AND doc_id IN (${ids})`)
+        .select(SUMMARY_COLUMNS)
+        .toArray()) as Raw[];
       for (const r of rows) out.set(String(r.doc_id), toSummary(r));
     }
     return out;
@@ -90,8 +108,15 @@ export class DocumentsRepo {
   async findByHashes(kbId: string, hashes: string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     for (let i = 0; i < hashes.length; i += 500) {
-      const list = hashes.slice(i, i + 500).map(sqlString).join(', ');
-      const rows = (await this.table.query().where(`${byKb(kbId)} AND content_hash IN (${list})`).select(['doc_id', 'content_hash']).toArray()) as Raw[];
+      const list = hashes
+        .slice(i, i + 500)
+        .map(sqlString)
+        .join(', ');
+      const rows = (await this.table
+        .query()
+        .where(`${byKb(kbId)} AND content_hash IN (${list})`)
+        .select(['doc_id', 'content_hash'])
+        .toArray()) as Raw[];
       for (const r of rows) if (!out.has(String(r.content_hash))) out.set(String(r.content_hash), String(r.doc_id));
     }
     return out;
@@ -100,9 +125,7 @@ export class DocumentsRepo {
   /** All summaries of a KB, newest first (documents tables are small next to chunk tables). */
   async listAll(kbId: string): Promise<Array<DocumentSummary & { version: string }>> {
     const rows = (await this.table.query().where(byKb(kbId)).select(SUMMARY_COLUMNS).toArray()) as Raw[];
-    return rows
-      .map(toSummary)
-      .sort((a, b) => b.updated_at.localeCompare(a.updated_at) || a.doc_id.localeCompare(b.doc_id));
+    return rows.map(toSummary).sort((a, b) => b.updated_at.localeCompare(a.updated_at) || a.doc_id.localeCompare(b.doc_id));
   }
 
   async count(kbId: string): Promise<number> {
@@ -130,7 +153,12 @@ export class DocumentsRepo {
   /** Delete many documents of a KB in one commit per 500. */
   async deleteMany(kbId: string, docIds: string[]): Promise<void> {
     for (let i = 0; i < docIds.length; i += 500) {
-      await this.table.delete(`${byKb(kbId)} AND doc_id IN (${docIds.slice(i, i + 500).map(sqlString).join(', ')})`);
+      await this.table.delete(
+        `${byKb(kbId)} AND doc_id IN (${docIds
+          .slice(i, i + 500)
+          .map(sqlString)
+          .join(', ')})`,
+      );
     }
   }
 

@@ -16,7 +16,15 @@ function code(fn: () => unknown): string | undefined {
 describe('compileFilter', () => {
   it('compiles every operator, ANDed', () => {
     const sql = compileFilter(
-      { source: 'a.md', year__gte: 2020, year__lt: 2025, lang__in: ['en', 'ru'], tags__contains: 'x', draft__exists: true, title__contains: '50%_off' },
+      {
+        source: 'a.md',
+        year__gte: 2020,
+        year__lt: 2025,
+        lang__in: ['en', 'ru'],
+        tags__contains: 'x',
+        draft__exists: true,
+        title__contains: '50%_off',
+      },
       fields,
     );
     expect(sql).toBe(

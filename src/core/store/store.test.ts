@@ -16,8 +16,34 @@ describe('crash safety', () => {
     const table = (await core.ctx.store.chunks('k'))!;
     // Simulate the crash: the marker is down and chunks of a new document are written, but its row never is.
     fs.writeFileSync(path.join(dataPaths(dataDir).lance, '.writing-k'), '999999');
-    const base = { version: 'v-crash', title: 'Half', source: '', parser: 'text', page: null, heading_path: null, line_start: null, line_end: null, char_start: 0, char_end: 10, tokens: 3, metadata: '{}', created_at: '2026-01-01', updated_at: '2026-01-01', meta: {}, vector: null };
-    await table.add([0, 1].map((i) => ({ ...base, chunk_id: `half#${i}`, doc_id: 'half', chunk_index: i, text: `harbours half ${i}`, fts: 'harbour half' })));
+    const base = {
+      version: 'v-crash',
+      title: 'Half',
+      source: '',
+      parser: 'text',
+      page: null,
+      heading_path: null,
+      line_start: null,
+      line_end: null,
+      char_start: 0,
+      char_end: 10,
+      tokens: 3,
+      metadata: '{}',
+      created_at: '2026-01-01',
+      updated_at: '2026-01-01',
+      meta: {},
+      vector: null,
+    };
+    await table.add(
+      [0, 1].map((i) => ({
+        ...base,
+        chunk_id: `half#${i}`,
+        doc_id: 'half',
+        chunk_index: i,
+        text: `harbours half ${i}`,
+        fts: 'harbour half',
+      })),
+    );
     // ...and a new version of the kept document was half-written too.
     await table.add([{ ...base, chunk_id: 'kept#v2#0', doc_id: 'kept', version: 'v2', chunk_index: 0, text: 'new text', fts: 'new' }]);
     await core.close();

@@ -10,7 +10,10 @@ describe('analyzeTokens', () => {
     const query = new Set(analyzeTokens('таможенной'));
     for (const form of ['таможня', 'таможенные', 'таможне', 'Таможенный']) {
       const tokens = analyzeTokens(form);
-      expect(tokens.some((t) => query.has(t)), form).toBe(true);
+      expect(
+        tokens.some((t) => query.has(t)),
+        form,
+      ).toBe(true);
     }
     expect(analyzeTokens('и в на ёлка')).toEqual(['елк']);
   });

@@ -157,35 +157,66 @@ export function detectLegacyEncoding(bytes: Uint8Array, includeUtf8 = false): { 
 
 /** Russian letter frequencies (per cent), from the national corpus. */
 const RUSSIAN_FREQ: Record<string, number> = {
-  о: 10.97, е: 8.45, а: 8.01, и: 7.35, н: 6.7, т: 6.26, с: 5.47, р: 4.73, в: 4.54, л: 4.4, к: 3.49, м: 3.21,
-  д: 2.98, п: 2.81, у: 2.62, я: 2.01, ы: 1.9, ь: 1.74, г: 1.7, з: 1.65, б: 1.59, ч: 1.44, й: 1.21, х: 0.97,
-  ж: 0.94, ш: 0.73, ю: 0.64, ц: 0.48, щ: 0.36, э: 0.32, ф: 0.26, ъ: 0.04, ё: 0.2,
+  о: 10.97,
+  е: 8.45,
+  а: 8.01,
+  и: 7.35,
+  н: 6.7,
+  т: 6.26,
+  с: 5.47,
+  р: 4.73,
+  в: 4.54,
+  л: 4.4,
+  к: 3.49,
+  м: 3.21,
+  д: 2.98,
+  п: 2.81,
+  у: 2.62,
+  я: 2.01,
+  ы: 1.9,
+  ь: 1.74,
+  г: 1.7,
+  з: 1.65,
+  б: 1.59,
+  ч: 1.44,
+  й: 1.21,
+  х: 0.97,
+  ж: 0.94,
+  ш: 0.73,
+  ю: 0.64,
+  ц: 0.48,
+  щ: 0.36,
+  э: 0.32,
+  ф: 0.26,
+  ъ: 0.04,
+  ё: 0.2,
 };
 const RUSSIAN_BITS = new Map(Object.entries(RUSSIAN_FREQ).map(([ch, pct]) => [ch, -Math.log2(pct / 100)]));
 /** The most frequent Russian letter pairs: a correct decoding is full of them, a permuted one rarely. */
 const RUSSIAN_BIGRAMS = new Set(
-  ('ст но ен то на ов ни ра во ко по пр ро ер ал ор ли ре ос ле ет ол ва он та ин ес ел ан ка от ла ть ом де не ' +
+  (
+    'ст но ен то на ов ни ра во ко по пр ро ер ал ор ли ре ос ле ет ол ва он та ин ес ел ан ка от ла ть ом де не ' +
     'ие ем ит ль ог ми ве ия те ат до од тр ис ны го ой ви да ый ас им ая ло че сл об ег мо ил ее ди ед ам ки ик ' +
     'за же ии ск ят ти чт ше уд ри дн бо вл ей ую ют ар ма нн вы ож ся ут ля ых их св нт зн ча жи ще зо бе бы пе ' +
-    'тв кр гр ме ак ус ру ду ту му ку ол ск ен ть ст ью ьс нь ва ра ци ое ом ем ах ях ой ей ую ая яя ую ле ка').split(' '),
+    'тв кр гр ме ак ус ру ду ту му ку ол ск ен ть ст ью ьс нь ва ра ци ое ом ем ах ях ой ей ую ая яя ую ле ка'
+  ).split(' '),
 );
 /** Bits saved for each frequent pair. */
 const BIGRAM_BONUS = 2;
 /** Punctuation and symbols that real Russian, Chinese or Western text uses. */
 const COMMON_SYMBOLS = new Set([...'«»–—‘’‚“”„…•·№°§©®™±×÷€\u00a0\u2009\u202f']);
 
-const isLatinLetter = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7);
+const isLatinLetter = (c: number): boolean =>
+  (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7);
 const isRussianLetter = (c: number): boolean => (c >= 0x410 && c <= 0x44f) || c === 0x401 || c === 0x451;
 const isHan = (c: number): boolean => (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff);
 
 /** About 400 of the most frequent Chinese characters (general and business text): cheaper than the rest of level 1. */
 const COMMON_HAN = new Set([
-  ...(
-    '的一是不了人我在有他这为之大来以个中上们到说国和地也子时道出而要于就下得可你年生自会那后能对着事其里所去行过家十用发天如然作方成者多日都三小军二无同么经法当起与好看学进种将还分此心前面又定见只主没公从' +
+  ...('的一是不了人我在有他这为之大来以个中上们到说国和地也子时道出而要于就下得可你年生自会那后能对着事其里所去行过家十用发天如然作方成者多日都三小军二无同么经法当起与好看学进种将还分此心前面又定见只主没公从' +
     '知全点但意工已实现度把物体力明正电它表话由外部最各很再并问些向理合政第原情战因长动开身加何走老真相高月本手什被使制间解通员北南东西四五六七八九百千万两民社新气回次位级及特重应题常信提先结资场府教文化机' +
     '务产业品商管领导区市县省运输货海关退税费价格金银钱币贸易口报检验疫质量安标准规求服客户订单司企门负责办申请审核批程序流续件证票据记录料息系统网络平台数内容条况果目影响变展建设销售购买保护持存处罚违反任' +
-    '义权利则策措施计划案境世界城域环包装送交付收接受拒绝换维修损坏缺陷查测试认许登注册编号代码类型介绍联邮址期限周钟早晚今昨每哪谁怎样虽且或该必须需够愿希望觉白清楚般别非比较更少短低快慢旧远近左右'
-  ),
+    '义权利则策措施计划案境世界城域环包装送交付收接受拒绝换维修损坏缺陷查测试认许登注册编号代码类型介绍联邮址期限周钟早晚今昨每哪谁怎样虽且或该必须需够愿希望觉白清楚般别非比较更少短低快慢旧远近左右'),
 ]);
 
 const hanCache = new Map<string, number>();
@@ -197,7 +228,8 @@ function hanBits(ch: string): number {
   const gb = iconv.encode(ch, 'gbk');
   if (gb.length === 2) {
     const [lead, trail] = [gb[0]!, gb[1]!];
-    if (trail >= 0xa1 && lead >= 0xb0 && lead <= 0xd7) bits = COMMON_HAN.has(ch) ? 7.5 : 10.5; // GB2312 level 1
+    if (trail >= 0xa1 && lead >= 0xb0 && lead <= 0xd7)
+      bits = COMMON_HAN.has(ch) ? 7.5 : 10.5; // GB2312 level 1
     else if (trail >= 0xa1 && lead >= 0xd8 && lead <= 0xf7) bits = 15; // GB2312 level 2
   }
   if (bits > 10) {
@@ -326,7 +358,7 @@ function mostlyUtf8(bytes: Uint8Array): boolean {
   let valid = 0;
   let invalid = 0;
   const n = Math.min(bytes.length, SAMPLE_BYTES);
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const b = bytes[i]!;
     if (b < 0x80) {
       i++;

@@ -5,9 +5,13 @@ import { DocumentFields, OverwriteArg } from './add-document.js';
 
 export const ParserConfigArg = z
   .strictObject({
-    strategy: ChunkStrategySchema.optional().describe('whole | sentence | token | markdown (by headings) | semantic (default: the KB\'s)'),
-    chunk_size: z.number().int().optional().describe('Target chunk size in model tokens, 16 to 8192 (default: the KB\'s)'),
-    chunk_overlap: z.number().int().optional().describe('Tokens shared by neighbouring chunks, smaller than chunk_size (default: the KB\'s)'),
+    strategy: ChunkStrategySchema.optional().describe("whole | sentence | token | markdown (by headings) | semantic (default: the KB's)"),
+    chunk_size: z.number().int().optional().describe("Target chunk size in model tokens, 16 to 8192 (default: the KB's)"),
+    chunk_overlap: z
+      .number()
+      .int()
+      .optional()
+      .describe("Tokens shared by neighbouring chunks, smaller than chunk_size (default: the KB's)"),
   })
   .describe('How to split the text; omitted fields take the knowledge base defaults (see get_kb_info)');
 
@@ -24,7 +28,7 @@ export const addDocumentChunked = defineTool({
   title: 'Add a long document (chunked)',
   description:
     'Store a long text in a knowledge base, split into passages so each part can be found and cited. parser_config chooses ' +
-    'the strategy, chunk_size and chunk_overlap (defaults: the KB\'s settings). Returns the number of chunks. Needs write access.',
+    "the strategy, chunk_size and chunk_overlap (defaults: the KB's settings). Returns the number of chunks. Needs write access.",
   input: z.strictObject({ kb_id: KbIdArg, ...DocumentFields, parser_config: ParserConfigArg.optional(), overwrite: OverwriteArg }),
   output: AddResultSchema,
   annotations: { title: 'Add a long document', ...ADDITIVE },

@@ -4,17 +4,28 @@ import { ADDITIVE, defineTool, KbIdArg } from '../tool-kit.js';
 
 /** Fields shared by the add tools. */
 export const DocumentFields = {
-  doc_id: z.string().min(1).max(512).optional().describe('Your id for the document (default: derived from the content). Reuse it to update.'),
+  doc_id: z
+    .string()
+    .min(1)
+    .max(512)
+    .optional()
+    .describe('Your id for the document (default: derived from the content). Reuse it to update.'),
   title: z.string().max(1000).optional().describe('Title shown in hits and citations'),
   content: z.string().describe('The text to store (plain text, or markdown/html with `format`)'),
   source: z.string().max(4096).optional().describe('Where it came from (URL, path, system); filterable as `source`'),
   metadata: MetadataSchema.optional().describe(
     'Filterable fields: string, number, boolean or lists of strings/numbers, e.g. {"year": 2024, "tags": ["hr", "policy"]}',
   ),
-  format: z.enum(['text', 'markdown', 'html']).optional().describe('How to read content (default text); markdown/html keep the heading path'),
+  format: z
+    .enum(['text', 'markdown', 'html'])
+    .optional()
+    .describe('How to read content (default text); markdown/html keep the heading path'),
 };
 
-export const OverwriteArg = z.boolean().default(false).describe('Replace a document with the same doc_id (default false: that is an error)');
+export const OverwriteArg = z
+  .boolean()
+  .default(false)
+  .describe('Replace a document with the same doc_id (default false: that is an error)');
 
 export const addDocument = defineTool({
   name: 'add_document',

@@ -12,7 +12,9 @@ export const addDocumentsBatch = defineTool({
     'add_document_chunked. Returns one result per item in order (ok, doc_id, status or error); a failing item does not stop the rest.',
   input: z.strictObject({
     kb_id: KbIdArg,
-    documents: z.array(z.strictObject({ ...DocumentFields, parser_config: ParserConfigArg.optional() })).describe(`1 to ${MAX_BATCH} documents`),
+    documents: z
+      .array(z.strictObject({ ...DocumentFields, parser_config: ParserConfigArg.optional() }))
+      .describe(`1 to ${MAX_BATCH} documents`),
     overwrite: OverwriteArg,
   }),
   output: AddBatchResultSchema,

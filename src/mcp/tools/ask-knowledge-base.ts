@@ -15,7 +15,8 @@ const SourceOut = z.object({
   excerpt: z.string(),
 });
 
-const SYSTEM = 'You answer questions using only the numbered sources given. Cite every claim with its source number in square brackets, ' +
+const SYSTEM =
+  'You answer questions using only the numbered sources given. Cite every claim with its source number in square brackets, ' +
   'like [1] or [2][3]. If the sources do not contain the answer, say so plainly instead of guessing. Answer in the language of the question.';
 
 function sourcesBlock(hits: Hit[]): string {
@@ -32,7 +33,11 @@ async function viaSampling(ctx: ToolContext, question: string, hits: Hit[]): Pro
   });
   const content = res.content as { type: string; text?: string } | Array<{ type: string; text?: string }>;
   const parts = Array.isArray(content) ? content : [content];
-  const text = parts.filter((p) => p.type === 'text' && p.text).map((p) => p.text).join('\n').trim();
+  const text = parts
+    .filter((p) => p.type === 'text' && p.text)
+    .map((p) => p.text)
+    .join('\n')
+    .trim();
   return text || undefined;
 }
 
@@ -86,7 +91,13 @@ export const askKnowledgeBase = defineTool({
       return { answer: NOT_FOUND, sources: [], not_found: true, method: 'none' as const, ...(res.degraded ? { note: res.degraded } : {}) };
     }
     const sources = hits.map((h, i) => ({
-      n: i + 1, kb_id: h.kb_id, doc_id: h.doc_id, title: h.title, chunk_index: h.chunk_index, location: h.location, score: h.score,
+      n: i + 1,
+      kb_id: h.kb_id,
+      doc_id: h.doc_id,
+      title: h.title,
+      chunk_index: h.chunk_index,
+      location: h.location,
+      score: h.score,
       excerpt: h.text.length > 300 ? `${h.text.slice(0, 300)}…` : h.text,
     }));
     let note: string | undefined;
@@ -96,7 +107,13 @@ export const askKnowledgeBase = defineTool({
     } catch (err) {
       note = `sampling failed (${err instanceof Error ? err.message : String(err)}); extractive answer instead`;
     }
-    return { answer: extractiveAnswer(question, hits), sources, not_found: false, method: 'extractive' as const, ...(note ? { note } : {}) };
+    return {
+      answer: extractiveAnswer(question, hits),
+      sources,
+      not_found: false,
+      method: 'extractive' as const,
+      ...(note ? { note } : {}),
+    };
   },
   count: (out) => out.sources.length,
 });

@@ -36,13 +36,24 @@ export const getDocument = defineTool({
   async run({ kb_id, doc_id, chunk_index, window }, { client }) {
     const doc = await client.getDocument({ kb_id, doc_id });
     const base = {
-      kb_id: doc.kb_id, doc_id: doc.doc_id, title: doc.title, source: doc.source, metadata: doc.metadata, parser: doc.parser,
-      chunk_count: doc.chunk_count, size: doc.size, created_at: doc.created_at, updated_at: doc.updated_at,
+      kb_id: doc.kb_id,
+      doc_id: doc.doc_id,
+      title: doc.title,
+      source: doc.source,
+      metadata: doc.metadata,
+      parser: doc.parser,
+      chunk_count: doc.chunk_count,
+      size: doc.size,
+      created_at: doc.created_at,
+      updated_at: doc.updated_at,
     };
     if (chunk_index === undefined) return { ...base, content: doc.content };
     if (window < 0 || window > MAX_WINDOW) throw new RagError('invalid_parameter', `window must be between 0 and ${MAX_WINDOW}`);
     if (chunk_index < 0 || chunk_index >= doc.chunk_count) {
-      throw new RagError('invalid_parameter', `chunk_index ${chunk_index} is out of range: the document has ${doc.chunk_count} chunks (0-${doc.chunk_count - 1})`);
+      throw new RagError(
+        'invalid_parameter',
+        `chunk_index ${chunk_index} is out of range: the document has ${doc.chunk_count} chunks (0-${doc.chunk_count - 1})`,
+      );
     }
     const offset = Math.max(0, chunk_index - window);
     const { chunks } = await client.listChunks({ kb_id, doc_id, offset, limit: Math.min(500, chunk_index + window - offset + 1) });

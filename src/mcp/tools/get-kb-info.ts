@@ -29,15 +29,27 @@ export const getKbInfo = defineTool({
     const models = core.ctx.models.status();
     const emb = models.find((m) => m.kind === 'embedding' && m.model === kb.embedding_model);
     const rr = models.find((m) => m.kind === 'rerank');
-    const builtin = Object.fromEntries(['doc_id', 'title', 'source', 'page', 'chunk_index', 'created_at', 'updated_at'].map((f) => [f, 'builtin' as const]));
+    const builtin = Object.fromEntries(
+      ['doc_id', 'title', 'source', 'page', 'chunk_index', 'created_at', 'updated_at'].map((f) => [f, 'builtin' as const]),
+    );
     return {
-      kb_id: kb.kb_id, name: kb.name, description: kb.description, department: kb.department, enabled: kb.enabled,
-      document_count: kb.document_count, chunk_count: kb.chunk_count,
-      embedding_model: kb.embedding_model, embedding_dim: kb.embedding_dim, embedding_state: emb?.state ?? 'not loaded',
-      reranker: rr?.model ?? 'default cross-encoder', reranker_state: rr?.state ?? 'not loaded',
-      languages: kb.languages, chunking: kb.chunking,
+      kb_id: kb.kb_id,
+      name: kb.name,
+      description: kb.description,
+      department: kb.department,
+      enabled: kb.enabled,
+      document_count: kb.document_count,
+      chunk_count: kb.chunk_count,
+      embedding_model: kb.embedding_model,
+      embedding_dim: kb.embedding_dim,
+      embedding_state: emb?.state ?? 'not loaded',
+      reranker: rr?.model ?? 'default cross-encoder',
+      reranker_state: rr?.state ?? 'not loaded',
+      languages: kb.languages,
+      chunking: kb.chunking,
       filterable_fields: { ...builtin, ...kb.metadata_fields },
-      created_at: kb.created_at, updated_at: kb.updated_at,
+      created_at: kb.created_at,
+      updated_at: kb.updated_at,
     };
   },
 });

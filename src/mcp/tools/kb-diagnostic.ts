@@ -7,7 +7,7 @@ export const kbDiagnostic = defineTool({
   name: 'kb_diagnostic',
   title: 'Diagnose ragdesk',
   description:
-    'Health of the knowledge-base server: data and store paths, per-KB index state, each model\'s state (loaded, loading, ' +
+    "Health of the knowledge-base server: data and store paths, per-KB index state, each model's state (loaded, loading, " +
     'downloading, missing, error), versions, and warnings that explain degraded results (for example why search is keyword-only). ' +
     'Use it when searches return nothing or say they are degraded. Also: ingestion jobs in progress (files, chunks, bytes, ETA) and, per ' +
     'knowledge base, the files that did not get in and why (encrypted, corrupt, scanned PDF without text, too large, unsupported, ' +
@@ -33,7 +33,11 @@ export const kbDiagnostic = defineTool({
     const hidden = full.models.filter((m) => m.kind === 'embedding' && !used.has(m.model)).map((m) => m.model);
     const report = scope.admin
       ? full
-      : { ...full, models: full.models.filter((m) => !hidden.includes(m.model)), warnings: full.warnings.filter((w) => !hidden.some((h) => w.includes(h))) };
+      : {
+          ...full,
+          models: full.models.filter((m) => !hidden.includes(m.model)),
+          warnings: full.warnings.filter((w) => !hidden.some((h) => w.includes(h))),
+        };
     const loaded = report.models.filter((m) => m.kind === 'embedding' && used.has(m.model) && m.state === 'loaded').length;
     const vector_search: 'on' | 'partial' | 'off' = used.size === 0 || loaded === used.size ? 'on' : loaded > 0 ? 'partial' : 'off';
     const { jobs } = await client.listJobs({ active: true, limit: 20 });

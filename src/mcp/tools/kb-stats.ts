@@ -57,16 +57,38 @@ export const kbStats = defineTool({
     const sources = await client.listSources({});
     return {
       kbs: kbs.map((k) => ({
-        kb_id: k.kb_id, name: k.name, enabled: k.enabled, documents: k.documents, chunks: k.chunks, size_bytes: k.size_bytes,
+        kb_id: k.kb_id,
+        name: k.name,
+        enabled: k.enabled,
+        documents: k.documents,
+        chunks: k.chunks,
+        size_bytes: k.size_bytes,
         embedding_model: k.embedding_model,
         model_state: models.find((m) => m.kind === 'embedding' && m.model === k.embedding_model)?.state ?? 'not loaded',
-        vector_index: k.vector_index, fts_index: k.fts_index, last_update: k.last_update,
+        vector_index: k.vector_index,
+        fts_index: k.fts_index,
+        last_update: k.last_update,
         model_change: k.migration
-          ? { to_model: k.migration.to_model, state: k.migration.state, chunks_done: k.migration.chunks_done, chunks_total: k.migration.chunks_total, eta_ms: k.migration.eta_ms, error: k.migration.error }
+          ? {
+              to_model: k.migration.to_model,
+              state: k.migration.state,
+              chunks_done: k.migration.chunks_done,
+              chunks_total: k.migration.chunks_total,
+              eta_ms: k.migration.eta_ms,
+              error: k.migration.error,
+            }
           : null,
         sources: sources
           .filter((s) => s.kb_id === k.kb_id)
-          .map((s) => ({ source_id: s.source_id, path: s.path, state: s.state, watching: s.watching, last_sync_at: s.last_sync_at, ...s.counts, last_error: s.last_error })),
+          .map((s) => ({
+            source_id: s.source_id,
+            path: s.path,
+            state: s.state,
+            watching: s.watching,
+            last_sync_at: s.last_sync_at,
+            ...s.counts,
+            last_error: s.last_error,
+          })),
       })),
     };
   },

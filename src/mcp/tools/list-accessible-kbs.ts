@@ -24,7 +24,12 @@ export const listAccessibleKbs = defineTool({
     const kbs = await client.listKbs({});
     return {
       kbs: kbs.map((k) => ({
-        kb_id: k.kb_id, name: k.name, description: k.description, department: k.department, enabled: k.enabled, document_count: k.document_count,
+        kb_id: k.kb_id,
+        name: k.name,
+        description: k.description,
+        department: k.department,
+        enabled: k.enabled,
+        document_count: k.document_count,
       })),
     };
   },

@@ -35,7 +35,13 @@ export const listDocuments = defineTool({
       total: res.total,
       offset,
       documents: res.documents.map((d) => ({
-        doc_id: d.doc_id, title: d.title, source: d.source, metadata: d.metadata, chunk_count: d.chunk_count, size: d.size, updated_at: d.updated_at,
+        doc_id: d.doc_id,
+        title: d.title,
+        source: d.source,
+        metadata: d.metadata,
+        chunk_count: d.chunk_count,
+        size: d.size,
+        updated_at: d.updated_at,
       })),
     };
   },

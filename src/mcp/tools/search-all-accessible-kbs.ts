@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { defineTool, FilterArg, hitOut, ModeArg, parseFilterExpr, QueryArg, READ_ONLY, SearchOut, TopKArg, UseRerankArg } from '../tool-kit.js';
+import {
+  defineTool,
+  FilterArg,
+  hitOut,
+  ModeArg,
+  parseFilterExpr,
+  QueryArg,
+  READ_ONLY,
+  SearchOut,
+  TopKArg,
+  UseRerankArg,
+} from '../tool-kit.js';
 
 export const searchAllAccessibleKbs = defineTool({
   name: 'search_all_accessible_kbs',

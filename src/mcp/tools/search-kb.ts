@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { defineTool, FilterArg, hitOut, KbIdArg, ModeArg, parseFilterExpr, QueryArg, READ_ONLY, SearchOut, TopKArg, UseRerankArg } from '../tool-kit.js';
+import {
+  defineTool,
+  FilterArg,
+  hitOut,
+  KbIdArg,
+  ModeArg,
+  parseFilterExpr,
+  QueryArg,
+  READ_ONLY,
+  SearchOut,
+  TopKArg,
+  UseRerankArg,
+} from '../tool-kit.js';
 
 export const searchKb = defineTool({
   name: 'search_kb',

@@ -28,18 +28,28 @@ afterAll(async () => {
 
 describe('MCP: sources and ingestion health', () => {
   it('kb_stats shows each KB its folder sources and their state', async () => {
-    const stats = payload<{ kbs: Array<{ kb_id: string; sources: Array<Record<string, unknown>> }> }>(await pair.client.callTool({ name: 'kb_stats', arguments: {} }));
+    const stats = payload<{ kbs: Array<{ kb_id: string; sources: Array<Record<string, unknown>> }> }>(
+      await pair.client.callTool({ name: 'kb_stats', arguments: {} }),
+    );
     expect(stats.kbs[0]!.sources).toEqual([
       expect.objectContaining({ source_id: 'files', state: 'idle', watching: false, files: 2, indexed: 1, failed: 1, last_error: null }),
     ]);
   });
 
   it('kb_diagnostic names the files that did not get in, and lists running jobs', async () => {
-    const diag = payload<{ jobs: unknown[]; ingestion: Array<{ kb_id: string; problems: Array<{ file: string; status: string }> }>; warnings: string[] }>(
-      await pair.client.callTool({ name: 'kb_diagnostic', arguments: {} }),
-    );
+    const diag = payload<{
+      jobs: unknown[];
+      ingestion: Array<{ kb_id: string; problems: Array<{ file: string; status: string }> }>;
+      warnings: string[];
+    }>(await pair.client.callTool({ name: 'kb_diagnostic', arguments: {} }));
     expect(diag.jobs).toEqual([]);
-    expect(diag.ingestion).toEqual([{ kb_id: 'folder', counts: { ok: 1, encrypted: 1 }, problems: [expect.objectContaining({ file: 'locked.pdf', status: 'encrypted' })] }]);
+    expect(diag.ingestion).toEqual([
+      {
+        kb_id: 'folder',
+        counts: { ok: 1, encrypted: 1 },
+        problems: [expect.objectContaining({ file: 'locked.pdf', status: 'encrypted' })],
+      },
+    ]);
     expect(diag.warnings.some((w) => w.includes('folder: 1 file(s) did not get in'))).toBe(true);
   });
 });

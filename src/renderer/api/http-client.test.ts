@@ -3,7 +3,10 @@ import { RagError } from '../../shared/errors.js';
 import { createHttpClient } from './http-client.js';
 
 function fakeFetch(status: number, body: unknown) {
-  return vi.fn(async (_url: string | URL | Request, _init?: RequestInit) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
+  return vi.fn(
+    async (_url: string | URL | Request, _init?: RequestInit) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+  );
 }
 
 describe('HTTP RagClient', () => {
@@ -19,7 +22,10 @@ describe('HTTP RagClient', () => {
   });
 
   it('rebuilds error envelopes as RagErrors with their code', async () => {
-    const client = createHttpClient({ getToken: () => 't', fetchImpl: fakeFetch(404, { error: { code: 'kb_not_found', message: 'no such kb' } }) as unknown as typeof fetch });
+    const client = createHttpClient({
+      getToken: () => 't',
+      fetchImpl: fakeFetch(404, { error: { code: 'kb_not_found', message: 'no such kb' } }) as unknown as typeof fetch,
+    });
     const err = await client.getKb({ kb_id: 'x' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RagError);
     expect(err).toMatchObject({ code: 'kb_not_found', message: 'no such kb' });
@@ -27,12 +33,21 @@ describe('HTTP RagClient', () => {
 
   it('signs out on 401 and maps odd answers to stable codes', async () => {
     const onUnauthorized = vi.fn();
-    const client = createHttpClient({ getToken: () => 't', onUnauthorized, fetchImpl: fakeFetch(401, { error: { code: 'permission_denied', message: 'bad key' } }) as unknown as typeof fetch });
+    const client = createHttpClient({
+      getToken: () => 't',
+      onUnauthorized,
+      fetchImpl: fakeFetch(401, { error: { code: 'permission_denied', message: 'bad key' } }) as unknown as typeof fetch,
+    });
     await expect(client.listKbs({})).rejects.toMatchObject({ code: 'permission_denied' });
     expect(onUnauthorized).toHaveBeenCalledOnce();
     const weird = createHttpClient({ getToken: () => 't', fetchImpl: fakeFetch(502, 'gateway') as unknown as typeof fetch });
     await expect(weird.listKbs({})).rejects.toMatchObject({ code: 'internal' });
-    const down = createHttpClient({ getToken: () => 't', fetchImpl: (async () => { throw new TypeError('fetch failed'); }) as unknown as typeof fetch });
+    const down = createHttpClient({
+      getToken: () => 't',
+      fetchImpl: (async () => {
+        throw new TypeError('fetch failed');
+      }) as unknown as typeof fetch,
+    });
     await expect(down.listKbs({})).rejects.toMatchObject({ code: 'internal', message: /cannot reach/ });
   });
 });

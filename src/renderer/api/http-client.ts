@@ -37,7 +37,8 @@ export function createHttpClient(options: HttpClientOptions): RagClient {
     if (res.status === 401) options.onUnauthorized?.();
     const envelope = body && typeof body === 'object' && 'error' in body ? (body as { error: unknown }).error : undefined;
     if (!res.ok || envelope !== undefined) {
-      const fallback = res.status === 401 || res.status === 403 ? 'permission_denied' : res.status === 404 ? 'invalid_parameter' : 'internal';
+      const fallback =
+        res.status === 401 || res.status === 403 ? 'permission_denied' : res.status === 404 ? 'invalid_parameter' : 'internal';
       throw errorFromEnvelope(envelope ?? `HTTP ${res.status} ${res.statusText}`, fallback);
     }
     return body;

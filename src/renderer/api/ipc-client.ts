@@ -6,7 +6,8 @@ import { errorFromEnvelope } from './errors.js';
 /** The object the preload puts on `window.ragdesk` (one IPC channel, contract methods only). */
 export function desktopBridge(): DesktopBridge | undefined {
   const candidate = (globalThis as { ragdesk?: unknown }).ragdesk;
-  if (candidate && typeof candidate === 'object' && typeof (candidate as DesktopBridge).invoke === 'function') return candidate as DesktopBridge;
+  if (candidate && typeof candidate === 'object' && typeof (candidate as DesktopBridge).invoke === 'function')
+    return candidate as DesktopBridge;
   return undefined;
 }
 

@@ -7,7 +7,8 @@ export function formatLocation(loc: Location): string {
   const parts: string[] = [];
   if (loc.page) parts.push(`p. ${loc.page}`);
   if (loc.heading_path && loc.heading_path.length > 0) parts.push(loc.heading_path.join(' › '));
-  if (loc.line_start) parts.push(loc.line_end && loc.line_end !== loc.line_start ? `lines ${loc.line_start}–${loc.line_end}` : `line ${loc.line_start}`);
+  if (loc.line_start)
+    parts.push(loc.line_end && loc.line_end !== loc.line_start ? `lines ${loc.line_start}–${loc.line_end}` : `line ${loc.line_start}`);
   return parts.join(' · ');
 }
 
@@ -16,7 +17,9 @@ export function HighlightedText({ text, query, stems }: { text: string; query?: 
   if (!query) return <>{text}</>;
   return (
     <>
-      {highlightSegments(text, query, stems).map((seg, i) => (seg.match ? <Mark key={i}>{seg.text}</Mark> : <span key={i}>{seg.text}</span>))}
+      {highlightSegments(text, query, stems).map((seg, i) =>
+        seg.match ? <Mark key={i}>{seg.text}</Mark> : <span key={i}>{seg.text}</span>,
+      )}
     </>
   );
 }
@@ -24,7 +27,16 @@ export function HighlightedText({ text, query, stems }: { text: string; query?: 
 export function ChunkCard({ chunk, target, query, id }: { chunk: Chunk; target?: boolean; query?: string; id?: string }) {
   const where = formatLocation(chunk.location);
   return (
-    <Paper withBorder p="sm" className={target ? 'chunk-target' : undefined} id={id} data-testid="chunk" data-chunk-index={chunk.chunk_index} component="article" aria-label={`Chunk ${chunk.chunk_index}`}>
+    <Paper
+      withBorder
+      p="sm"
+      className={target ? 'chunk-target' : undefined}
+      id={id}
+      data-testid="chunk"
+      data-chunk-index={chunk.chunk_index}
+      component="article"
+      aria-label={`Chunk ${chunk.chunk_index}`}
+    >
       <Group gap="xs" mb={6}>
         <Badge variant="filled" size="sm">
           #{chunk.chunk_index}

@@ -12,7 +12,15 @@ export const STRATEGY_LABELS: Record<ChunkStrategy, string> = {
 const STRATEGY_OPTIONS = CHUNK_STRATEGIES.map((s) => ({ value: s, label: STRATEGY_LABELS[s] }));
 
 /** Strategy, size and overlap (in model tokens); overlap must stay below size. */
-export function ChunkingFields({ value, onChange, idPrefix }: { value: ChunkingConfig; onChange: (next: ChunkingConfig) => void; idPrefix: string }) {
+export function ChunkingFields({
+  value,
+  onChange,
+  idPrefix,
+}: {
+  value: ChunkingConfig;
+  onChange: (next: ChunkingConfig) => void;
+  idPrefix: string;
+}) {
   const overlapError = value.chunk_overlap >= value.chunk_size ? 'Overlap must be smaller than the chunk size' : undefined;
   return (
     <Group grow align="flex-start">

@@ -51,12 +51,37 @@ export function DesktopSettings({ desktop, onThemeChange }: { desktop: DesktopCl
           Desktop app
         </Title>
         <Group align="flex-end">
-          <Switch label="Local server (MCP over HTTP, web console)" checked={settings.server.enabled} onChange={(e) => set({ server: { ...settings.server, enabled: e.currentTarget.checked } })} />
-          <NumberInput label="Port" description="0: any free port" min={0} max={65535} value={settings.server.port} onChange={(v) => typeof v === 'number' && set({ server: { ...settings.server, port: v } })} w={160} />
+          <Switch
+            label="Local server (MCP over HTTP, web console)"
+            checked={settings.server.enabled}
+            onChange={(e) => set({ server: { ...settings.server, enabled: e.currentTarget.checked } })}
+          />
+          <NumberInput
+            label="Port"
+            description="0: any free port"
+            min={0}
+            max={65535}
+            value={settings.server.port}
+            onChange={(v) => typeof v === 'number' && set({ server: { ...settings.server, port: v } })}
+            w={160}
+          />
         </Group>
-        <Switch label="Keep running in the tray when the window is closed" checked={settings.closeToTray} onChange={(e) => set({ closeToTray: e.currentTarget.checked })} />
-        <Switch label="Launch at login" checked={settings.launchAtLogin} onChange={(e) => set({ launchAtLogin: e.currentTarget.checked })} />
-        <Switch label="Start hidden in the tray at login" checked={settings.startHidden} disabled={!settings.launchAtLogin} onChange={(e) => set({ startHidden: e.currentTarget.checked })} />
+        <Switch
+          label="Keep running in the tray when the window is closed"
+          checked={settings.closeToTray}
+          onChange={(e) => set({ closeToTray: e.currentTarget.checked })}
+        />
+        <Switch
+          label="Launch at login"
+          checked={settings.launchAtLogin}
+          onChange={(e) => set({ launchAtLogin: e.currentTarget.checked })}
+        />
+        <Switch
+          label="Start hidden in the tray at login"
+          checked={settings.startHidden}
+          disabled={!settings.launchAtLogin}
+          onChange={(e) => set({ startHidden: e.currentTarget.checked })}
+        />
         <Stack gap={4}>
           <Text size="sm" fw={500} id="theme-label">
             Theme
@@ -72,12 +97,22 @@ export function DesktopSettings({ desktop, onThemeChange }: { desktop: DesktopCl
             ]}
           />
         </Stack>
-        <TextInput label="Embedding model for new knowledge bases" description="A preset name or a model folder" value={settings.embeddingModel} onChange={(e) => set({ embeddingModel: e.currentTarget.value })} />
+        <TextInput
+          label="Embedding model for new knowledge bases"
+          description="A preset name or a model folder"
+          value={settings.embeddingModel}
+          onChange={(e) => set({ embeddingModel: e.currentTarget.value })}
+        />
         <Text fw={500} size="sm">
           Chunking defaults for new knowledge bases
         </Text>
         <ChunkingFields value={settings.chunking} onChange={(chunking) => set({ chunking })} idPrefix="settings" />
-        <TextInput label="Data folder" description="Empty: the default folder. Takes effect after a restart." value={settings.dataDir} onChange={(e) => set({ dataDir: e.currentTarget.value })} />
+        <TextInput
+          label="Data folder"
+          description="Empty: the default folder. Takes effect after a restart."
+          value={settings.dataDir}
+          onChange={(e) => set({ dataDir: e.currentTarget.value })}
+        />
         <ErrorAlert error={error} title="Could not save" />
         {restart && <Alert color="yellow">Restart ragdesk for the data folder or server changes to take effect.</Alert>}
         <Group justify="flex-end">

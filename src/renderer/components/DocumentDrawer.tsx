@@ -49,7 +49,10 @@ function Metadata({ doc }: { doc: DocumentFull }) {
 function ChunkViewer({ kbId, docId, target }: { kbId: string; docId: string; target?: number }) {
   const client = useClient();
   const [page, setPage] = useState(target !== undefined ? Math.floor(target / PER_PAGE) + 1 : 1);
-  const chunks = useQuery(() => client.listChunks({ kb_id: kbId, doc_id: docId, offset: (page - 1) * PER_PAGE, limit: PER_PAGE }), [client, kbId, docId, page]);
+  const chunks = useQuery(
+    () => client.listChunks({ kb_id: kbId, doc_id: docId, offset: (page - 1) * PER_PAGE, limit: PER_PAGE }),
+    [client, kbId, docId, page],
+  );
   useEffect(() => {
     if (target === undefined || !chunks.data) return;
     document.getElementById(`chunk-${target}`)?.scrollIntoView({ block: 'center' });
@@ -96,7 +99,14 @@ export function DocumentDrawer({
   const d = doc.data && doc.data.doc_id === docId ? doc.data : undefined;
 
   return (
-    <Drawer opened={Boolean(docId)} onClose={onClose} position="right" size="xl" title={<Text fw={600}>{d?.title ?? docId}</Text>} data-testid="document-drawer">
+    <Drawer
+      opened={Boolean(docId)}
+      onClose={onClose}
+      position="right"
+      size="xl"
+      title={<Text fw={600}>{d?.title ?? docId}</Text>}
+      data-testid="document-drawer"
+    >
       <Stack>
         <ErrorAlert error={doc.error} title="Could not open the document" />
         {!d && !doc.error && <Loader aria-label="Loading the document" />}
@@ -112,7 +122,10 @@ export function DocumentDrawer({
               <Tabs.List>
                 <Tabs.Tab value="content">Content</Tabs.Tab>
                 <Tabs.Tab value="chunks">
-                  View chunks <Badge size="xs" variant="light">{d.chunk_count}</Badge>
+                  View chunks{' '}
+                  <Badge size="xs" variant="light">
+                    {d.chunk_count}
+                  </Badge>
                 </Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="content" pt="sm">
@@ -123,7 +136,8 @@ export function DocumentDrawer({
                 </ScrollArea.Autosize>
                 {d.content.length > MAX_SHOWN && (
                   <Text size="xs" c="dimmed" mt="xs">
-                    Showing the first {MAX_SHOWN.toLocaleString()} of {d.content.length.toLocaleString()} characters; every chunk is under “View chunks”.
+                    Showing the first {MAX_SHOWN.toLocaleString()} of {d.content.length.toLocaleString()} characters; every chunk is under
+                    “View chunks”.
                   </Text>
                 )}
               </Tabs.Panel>

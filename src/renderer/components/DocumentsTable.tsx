@@ -19,7 +19,8 @@ export function DocumentsTable({ kbId, refreshKey, onOpen }: { kbId: string; ref
     setPage(1);
   }, [debounced, kbId]);
   const docs = useQuery(
-    () => client.listDocuments({ kb_id: kbId, limit: PAGE, offset: (page - 1) * PAGE, ...(debounced ? { title_contains: debounced } : {}) }),
+    () =>
+      client.listDocuments({ kb_id: kbId, limit: PAGE, offset: (page - 1) * PAGE, ...(debounced ? { title_contains: debounced } : {}) }),
     [client, kbId, page, debounced, refreshKey],
   );
   const total = docs.data?.total ?? 0;
@@ -29,7 +30,12 @@ export function DocumentsTable({ kbId, refreshKey, onOpen }: { kbId: string; ref
     <Stack component="section" aria-labelledby="docs-title">
       <Group justify="space-between" align="flex-end">
         <Text fw={600} size="lg" id="docs-title">
-          Documents {docs.data ? <Text span c="dimmed">({total})</Text> : null}
+          Documents{' '}
+          {docs.data ? (
+            <Text span c="dimmed">
+              ({total})
+            </Text>
+          ) : null}
         </Text>
         <TextInput
           label="Filter by title"
@@ -45,7 +51,9 @@ export function DocumentsTable({ kbId, refreshKey, onOpen }: { kbId: string; ref
         <Loader aria-label="Loading documents" />
       ) : total === 0 ? (
         <EmptyHint title={debounced ? 'No document matches this title' : 'No documents yet'} icon={<IconFile size={28} />}>
-          {debounced ? 'Try another part of the title, or clear the filter.' : 'Drop files or a folder above, or use “Choose files”, to add the first documents.'}
+          {debounced
+            ? 'Try another part of the title, or clear the filter.'
+            : 'Drop files or a folder above, or use “Choose files”, to add the first documents.'}
         </EmptyHint>
       ) : (
         <>
@@ -82,7 +90,9 @@ export function DocumentsTable({ kbId, refreshKey, onOpen }: { kbId: string; ref
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} getControlProps={(c) => ({ 'aria-label': `${c} page` })} />}
+          {pages > 1 && (
+            <Pagination total={pages} value={page} onChange={setPage} getControlProps={(c) => ({ 'aria-label': `${c} page` })} />
+          )}
         </>
       )}
     </Stack>

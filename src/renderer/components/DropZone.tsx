@@ -65,10 +65,22 @@ export function DropZone({ onFiles, disabled }: { onFiles: (files: PickedFile[])
         PDF, Word (.docx), Markdown, HTML and text files. Nothing is stored until you press Add.
       </Text>
       <Group justify="center" mt="sm">
-        <Button variant="light" size="xs" leftSection={<IconFile size={14} />} onClick={() => fileInput.current?.click()} disabled={disabled}>
+        <Button
+          variant="light"
+          size="xs"
+          leftSection={<IconFile size={14} />}
+          onClick={() => fileInput.current?.click()}
+          disabled={disabled}
+        >
           Choose files
         </Button>
-        <Button variant="light" size="xs" leftSection={<IconFolder size={14} />} onClick={() => folderInput.current?.click()} disabled={disabled}>
+        <Button
+          variant="light"
+          size="xs"
+          leftSection={<IconFolder size={14} />}
+          onClick={() => folderInput.current?.click()}
+          disabled={disabled}
+        >
           Choose a folder
         </Button>
       </Group>

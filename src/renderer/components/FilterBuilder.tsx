@@ -17,7 +17,15 @@ export function FilterBuilder({ rows, fields, onChange }: { rows: FilterRow[]; f
       )}
       {rows.map((row, i) => (
         <Group key={row.id} gap="xs" align="flex-end" wrap="nowrap" data-testid="filter-row">
-          <Autocomplete label={i === 0 ? 'Field' : undefined} aria-label={`Filter ${i + 1} field`} data={fields} value={row.field} onChange={(v) => set(row.id, { field: v })} placeholder="field" w={180} />
+          <Autocomplete
+            label={i === 0 ? 'Field' : undefined}
+            aria-label={`Filter ${i + 1} field`}
+            data={fields}
+            value={row.field}
+            onChange={(v) => set(row.id, { field: v })}
+            placeholder="field"
+            w={180}
+          />
           <Select
             label={i === 0 ? 'Operator' : undefined}
             aria-label={`Filter ${i + 1} operator`}
@@ -27,14 +35,32 @@ export function FilterBuilder({ rows, fields, onChange }: { rows: FilterRow[]; f
             onChange={(v) => v && set(row.id, { op: v as FilterOp })}
             w={170}
           />
-          <TextInput label={i === 0 ? 'Value' : undefined} aria-label={`Filter ${i + 1} value`} value={row.value} onChange={(e) => set(row.id, { value: e.currentTarget.value })} placeholder={row.op === 'in' || row.op === 'nin' ? 'a, b, c' : 'value'} style={{ flex: 1 }} />
-          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={`Remove filter ${i + 1}`} onClick={() => onChange(rows.filter((r) => r.id !== row.id))}>
+          <TextInput
+            label={i === 0 ? 'Value' : undefined}
+            aria-label={`Filter ${i + 1} value`}
+            value={row.value}
+            onChange={(e) => set(row.id, { value: e.currentTarget.value })}
+            placeholder={row.op === 'in' || row.op === 'nin' ? 'a, b, c' : 'value'}
+            style={{ flex: 1 }}
+          />
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label={`Remove filter ${i + 1}`}
+            onClick={() => onChange(rows.filter((r) => r.id !== row.id))}
+          >
             <IconX size={16} />
           </ActionIcon>
         </Group>
       ))}
       <Group>
-        <Button variant="subtle" size="xs" leftSection={<IconPlus size={14} />} onClick={() => onChange([...rows, { id: ++nextRow, field: '', op: 'eq', value: '' }])}>
+        <Button
+          variant="subtle"
+          size="xs"
+          leftSection={<IconPlus size={14} />}
+          onClick={() => onChange([...rows, { id: ++nextRow, field: '', op: 'eq', value: '' }])}
+        >
           Add filter
         </Button>
       </Group>

@@ -8,22 +8,40 @@ import { EmptyHint, ErrorAlert, formatDate } from './common.js';
 import { IconSearch } from './icons.js';
 
 const COLOR: Record<HealthStatus, string> = {
-  encrypted: 'red', corrupt: 'red', too_large: 'red', unsupported: 'red', error: 'red',
-  no_text_layer: 'orange', empty: 'orange', duplicate: 'gray',
-  decode_problem: 'yellow', language_not_covered: 'yellow',
-  unchanged: 'teal', ok: 'teal',
+  encrypted: 'red',
+  corrupt: 'red',
+  too_large: 'red',
+  unsupported: 'red',
+  error: 'red',
+  no_text_layer: 'orange',
+  empty: 'orange',
+  duplicate: 'gray',
+  decode_problem: 'yellow',
+  language_not_covered: 'yellow',
+  unchanged: 'teal',
+  ok: 'teal',
 };
 
 const LABEL: Record<HealthStatus, string> = {
-  encrypted: 'encrypted', corrupt: 'corrupt', too_large: 'too large', unsupported: 'unsupported', error: 'error',
-  no_text_layer: 'scanned, no text', empty: 'empty', duplicate: 'duplicate',
-  decode_problem: 'decode problem', language_not_covered: 'language not covered',
-  unchanged: 'unchanged', ok: 'ok',
+  encrypted: 'encrypted',
+  corrupt: 'corrupt',
+  too_large: 'too large',
+  unsupported: 'unsupported',
+  error: 'error',
+  no_text_layer: 'scanned, no text',
+  empty: 'empty',
+  duplicate: 'duplicate',
+  decode_problem: 'decode problem',
+  language_not_covered: 'language not covered',
+  unchanged: 'unchanged',
+  ok: 'ok',
 };
 
 function facts(e: HealthEntry): string {
   return [
-    e.encoding ? `encoding ${e.encoding}${e.encoding_confidence !== undefined ? ` (${Math.round(e.encoding_confidence * 100)}%)` : ''}` : '',
+    e.encoding
+      ? `encoding ${e.encoding}${e.encoding_confidence !== undefined ? ` (${Math.round(e.encoding_confidence * 100)}%)` : ''}`
+      : '',
     e.script ? `script ${e.script}` : '',
     e.chunks !== undefined ? `${e.chunks} chunks` : '',
   ]
@@ -38,7 +56,12 @@ export function HealthTable({ kbId, refreshKey }: { kbId: string; refreshKey: nu
   const [text, setText] = useState('');
   const [needle] = useDebouncedValue(text.trim().toLowerCase(), 200);
   const report = useQuery(
-    () => client.healthReport({ kb_id: kbId, limit: 2000, ...(status === 'problems' ? { problems: true } : status && status !== 'all' ? { status: [status as HealthStatus] } : {}) }),
+    () =>
+      client.healthReport({
+        kb_id: kbId,
+        limit: 2000,
+        ...(status === 'problems' ? { problems: true } : status && status !== 'all' ? { status: [status as HealthStatus] } : {}),
+      }),
     [client, kbId, status, refreshKey],
     { intervalMs: 5000 },
   );
@@ -59,20 +82,31 @@ export function HealthTable({ kbId, refreshKey }: { kbId: string; refreshKey: nu
           </Text>
           <Text size="sm" c="dimmed">
             {Object.keys(counts).length
-              ? HEALTH_STATUSES.filter((s) => counts[s]).map((s) => `${counts[s]} ${LABEL[s]}`).join(' · ')
+              ? HEALTH_STATUSES.filter((s) => counts[s])
+                  .map((s) => `${counts[s]} ${LABEL[s]}`)
+                  .join(' · ')
               : 'Files added from a folder source or with ragdesk add show up here, with why any did not get in.'}
           </Text>
         </div>
         <Group>
           <Select aria-label="Filter by status" data={options} value={status} onChange={setStatus} w={220} allowDeselect={false} />
-          <TextInput aria-label="Filter by file name" placeholder="File name" leftSection={<IconSearch size={14} />} value={text} onChange={(e) => setText(e.currentTarget.value)} w={200} />
+          <TextInput
+            aria-label="Filter by file name"
+            placeholder="File name"
+            leftSection={<IconSearch size={14} />}
+            value={text}
+            onChange={(e) => setText(e.currentTarget.value)}
+            w={200}
+          />
         </Group>
       </Group>
       <ErrorAlert error={report.error} title="Could not read the health report" />
       {report.loading && !report.data ? (
         <Loader aria-label="Loading the health report" />
       ) : rows.length === 0 ? (
-        <EmptyHint title={status === 'problems' ? 'No problems' : 'No files'}>{status === 'problems' ? 'Every file ingested so far went in fine.' : 'Nothing matches this filter.'}</EmptyHint>
+        <EmptyHint title={status === 'problems' ? 'No problems' : 'No files'}>
+          {status === 'problems' ? 'Every file ingested so far went in fine.' : 'Nothing matches this filter.'}
+        </EmptyHint>
       ) : (
         <Table.ScrollContainer minWidth={720}>
           <Table striped verticalSpacing="xs" aria-label="Ingestion health" data-testid="health-table">

@@ -161,7 +161,12 @@ export function IngestPanel({ kb, onAdded }: { kb: Kb; onAdded: () => void }) {
               </Alert>
             )}
             <Group justify="space-between">
-              <Checkbox label="Replace documents that already exist" checked={overwrite} onChange={(e) => setOverwrite(e.currentTarget.checked)} disabled={running} />
+              <Checkbox
+                label="Replace documents that already exist"
+                checked={overwrite}
+                onChange={(e) => setOverwrite(e.currentTarget.checked)}
+                disabled={running}
+              />
               <Group>
                 {running ? (
                   <Button color="red" variant="light" onClick={() => abort.current?.abort()}>

@@ -64,7 +64,8 @@ export function KbForm({ opened, kb, onClose, onSaved }: { opened: boolean; kb?:
     }
   }, [opened, kb, desktop]);
 
-  const idError = !kb && kbId && !KB_ID.test(kbId) ? 'Lower-case letters, digits, - and _ (up to 64), starting with a letter or digit' : undefined;
+  const idError =
+    !kb && kbId && !KB_ID.test(kbId) ? 'Lower-case letters, digits, - and _ (up to 64), starting with a letter or digit' : undefined;
   const modelOptions = (presets.data ?? []).filter((p) => p.kind === 'embedding').map((p) => p.name);
 
   async function submit(e: FormEvent) {
@@ -120,7 +121,14 @@ export function KbForm({ opened, kb, onClose, onSaved }: { opened: boolean; kb?:
               setKbId(e.currentTarget.value);
             }}
           />
-          <Textarea label="Description" description="Agents see it when they list knowledge bases" autosize minRows={2} value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
+          <Textarea
+            label="Description"
+            description="Agents see it when they list knowledge bases"
+            autosize
+            minRows={2}
+            value={description}
+            onChange={(e) => setDescription(e.currentTarget.value)}
+          />
           <Group grow>
             <TextInput label="Department" value={department} onChange={(e) => setDepartment(e.currentTarget.value)} />
             <TagsInput label="Languages" description="Press Enter after each, e.g. en, ru, zh" value={languages} onChange={setLanguages} />
@@ -137,7 +145,13 @@ export function KbForm({ opened, kb, onClose, onSaved }: { opened: boolean; kb?:
             value={model}
             onChange={setModel}
           />
-          {kb && <ModelChangeProgress kbId={kb.kb_id} since={changedAt} onDone={() => void client.getKb({ kb_id: kb.kb_id }).then(onSaved, () => undefined)} />}
+          {kb && (
+            <ModelChangeProgress
+              kbId={kb.kb_id}
+              since={changedAt}
+              onDone={() => void client.getKb({ kb_id: kb.kb_id }).then(onSaved, () => undefined)}
+            />
+          )}
           <Text fw={500} size="sm">
             Chunking defaults
           </Text>

@@ -30,7 +30,10 @@ export function KeysSection() {
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKeyInfo | null>(null);
 
-  const options = [{ value: ALL, label: 'All knowledge bases (also future ones)' }, ...(kbs.data ?? []).map((k) => ({ value: k.kb_id, label: k.name }))];
+  const options = [
+    { value: ALL, label: 'All knowledge bases (also future ones)' },
+    ...(kbs.data ?? []).map((k) => ({ value: k.kb_id, label: k.name })),
+  ];
   // Picking "all" replaces the single KBs, and a single KB replaces "all".
   const pick = (set: (v: string[]) => void) => (values: string[]) => {
     const last = values[values.length - 1];
@@ -69,7 +72,14 @@ export function KeysSection() {
           <ErrorAlert error={keys.error} title="Could not list keys" />
         )}
         {created && (
-          <Alert color="teal" title={`Key “${created.name}” created — copy it now`} data-testid="created-key" withCloseButton onClose={() => setCreated(null)} closeButtonLabel="Hide the key">
+          <Alert
+            color="teal"
+            title={`Key “${created.name}” created — copy it now`}
+            data-testid="created-key"
+            withCloseButton
+            onClose={() => setCreated(null)}
+            closeButtonLabel="Hide the key"
+          >
             <Text size="sm" mb="xs">
               This is the only time the key is shown; ragdesk keeps only its hash.
             </Text>
@@ -79,7 +89,14 @@ export function KeysSection() {
         {!denied && (
           <form onSubmit={create} aria-label="Create an API key">
             <Group align="flex-end">
-              <TextInput label="Name" placeholder="cursor-laptop" value={name} onChange={(e) => setName(e.currentTarget.value)} required w={200} />
+              <TextInput
+                label="Name"
+                placeholder="cursor-laptop"
+                value={name}
+                onChange={(e) => setName(e.currentTarget.value)}
+                required
+                w={200}
+              />
               <MultiSelect label="May read" data={options} value={read} onChange={pick(setRead)} placeholder="none" w={260} />
               <MultiSelect label="May write" data={options} value={write} onChange={pick(setWrite)} placeholder="none" w={260} />
               <Button type="submit" loading={busy} disabled={!name.trim()} leftSection={<IconKey size={16} />}>

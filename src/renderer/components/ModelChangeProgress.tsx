@@ -67,7 +67,11 @@ export function ModelChangeProgress({ kbId, since, onDone }: { kbId: string; sin
   }
 
   return (
-    <Alert color={m.state === 'failed' ? 'red' : m.state === 'done' ? 'green' : 'blue'} title="Embedding model change" data-testid="model-change">
+    <Alert
+      color={m.state === 'failed' ? 'red' : m.state === 'done' ? 'green' : 'blue'}
+      title="Embedding model change"
+      data-testid="model-change"
+    >
       <Stack gap="xs">
         <Text size="sm">{label(m)}</Text>
         {active && <Progress value={pct} animated={m.state === 'running' || m.state === 'indexing'} aria-label="Model change progress" />}

@@ -5,17 +5,30 @@ import { useClient } from '../api/context.js';
 import { useQuery } from '../lib/use-query.js';
 import { ErrorAlert } from './common.js';
 
-const STATE_COLOR: Record<ModelStatus['state'], string> = { loaded: 'teal', missing: 'gray', downloading: 'blue', loading: 'indigo', error: 'red' };
+const STATE_COLOR: Record<ModelStatus['state'], string> = {
+  loaded: 'teal',
+  missing: 'gray',
+  downloading: 'blue',
+  loading: 'indigo',
+  error: 'red',
+};
 
 function StateBadge({ status }: { status: ModelStatus | undefined }) {
-  if (!status) return <Badge color="gray" variant="light" style={{ overflow: 'visible' }}>not loaded</Badge>;
+  if (!status)
+    return (
+      <Badge color="gray" variant="light" style={{ overflow: 'visible' }}>
+        not loaded
+      </Badge>
+    );
   return (
     <Stack gap={2}>
       <Badge color={STATE_COLOR[status.state]} variant="light" style={{ overflow: 'visible' }}>
         {status.state}
         {status.state === 'downloading' && status.progress !== undefined ? ` ${Math.round(status.progress * 100)}%` : ''}
       </Badge>
-      {status.state === 'downloading' && <Progress value={(status.progress ?? 0) * 100} size="sm" aria-label={`Downloading ${status.model}`} />}
+      {status.state === 'downloading' && (
+        <Progress value={(status.progress ?? 0) * 100} size="sm" aria-label={`Downloading ${status.model}`} />
+      )}
       {status.error && (
         <Text size="xs" c="red">
           {status.error}
@@ -97,7 +110,14 @@ export function ModelsSection() {
                       <StateBadge status={s} />
                     </Table.Td>
                     <Table.Td>
-                      <Button size="xs" variant="light" loading={pending.has(p.name)} disabled={s?.state === 'loaded'} onClick={() => void load(p.name, p.kind)} aria-label={`Download and load ${p.name}`}>
+                      <Button
+                        size="xs"
+                        variant="light"
+                        loading={pending.has(p.name)}
+                        disabled={s?.state === 'loaded'}
+                        onClick={() => void load(p.name, p.kind)}
+                        aria-label={`Download and load ${p.name}`}
+                      >
                         {s?.state === 'loaded' ? 'Loaded' : 'Download & load'}
                       </Button>
                     </Table.Td>
@@ -133,7 +153,12 @@ export function ModelsSection() {
             onChange={(e) => setFolder(e.currentTarget.value)}
             style={{ flex: 1 }}
           />
-          <Button variant="light" disabled={!folder.trim()} loading={pending.has(folder.trim())} onClick={() => void load(folder.trim(), 'embedding')}>
+          <Button
+            variant="light"
+            disabled={!folder.trim()}
+            loading={pending.has(folder.trim())}
+            onClick={() => void load(folder.trim(), 'embedding')}
+          >
             Load folder
           </Button>
         </Group>

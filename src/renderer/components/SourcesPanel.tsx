@@ -6,7 +6,11 @@ import { useQuery } from '../lib/use-query.js';
 import { ConfirmModal, ErrorAlert, formatDate } from './common.js';
 import { IconFolder, IconPlus, IconTrash } from './icons.js';
 
-const splitGlobs = (s: string) => s.split(',').map((g) => g.trim()).filter(Boolean);
+const splitGlobs = (s: string) =>
+  s
+    .split(',')
+    .map((g) => g.trim())
+    .filter(Boolean);
 
 function StateBadge({ source }: { source: Source }) {
   const color = { idle: 'teal', syncing: 'blue', paused: 'gray', error: 'red' }[source.state];
@@ -17,7 +21,13 @@ function StateBadge({ source }: { source: Source }) {
   );
   return (
     <Stack gap={2} align="flex-start">
-      {source.last_error ? <Tooltip label={source.last_error} multiline w={320} withArrow>{badge}</Tooltip> : badge}
+      {source.last_error ? (
+        <Tooltip label={source.last_error} multiline w={320} withArrow>
+          {badge}
+        </Tooltip>
+      ) : (
+        badge
+      )}
       <Text size="xs" c="dimmed">
         {source.watching ? 'watching for changes' : source.paused ? 'not watched' : 'synced on demand'}
       </Text>
@@ -77,7 +87,14 @@ export function SourcesPanel({ kbId, onChanged }: { kbId: string; onChanged: () 
 
   const add = () =>
     act('add', async () => {
-      await client.addSource({ kb_id: kbId, path: folder.trim(), include: splitGlobs(include), exclude: splitGlobs(exclude), recursive, sync: false });
+      await client.addSource({
+        kb_id: kbId,
+        path: folder.trim(),
+        include: splitGlobs(include),
+        exclude: splitGlobs(exclude),
+        recursive,
+        sync: false,
+      });
       setFolder('');
     });
 
@@ -92,9 +109,29 @@ export function SourcesPanel({ kbId, onChanged }: { kbId: string; onChanged: () 
           A folder on this machine kept in sync: new files are added, changed ones re-indexed, deleted ones removed, while ragdesk runs.
         </Text>
         <Group align="flex-end" wrap="wrap">
-          <TextInput label="Folder path" placeholder="/home/me/Documents/handbook" value={folder} onChange={(e) => setFolder(e.currentTarget.value)} leftSection={<IconFolder size={14} />} miw={280} style={{ flex: 1 }} />
-          <TextInput label="Include" placeholder="*.md, *.pdf (all files)" value={include} onChange={(e) => setInclude(e.currentTarget.value)} w={200} />
-          <TextInput label="Exclude" placeholder="drafts, *.tmp" value={exclude} onChange={(e) => setExclude(e.currentTarget.value)} w={160} />
+          <TextInput
+            label="Folder path"
+            placeholder="/home/me/Documents/handbook"
+            value={folder}
+            onChange={(e) => setFolder(e.currentTarget.value)}
+            leftSection={<IconFolder size={14} />}
+            miw={280}
+            style={{ flex: 1 }}
+          />
+          <TextInput
+            label="Include"
+            placeholder="*.md, *.pdf (all files)"
+            value={include}
+            onChange={(e) => setInclude(e.currentTarget.value)}
+            w={200}
+          />
+          <TextInput
+            label="Exclude"
+            placeholder="drafts, *.tmp"
+            value={exclude}
+            onChange={(e) => setExclude(e.currentTarget.value)}
+            w={160}
+          />
           <Switch label="Subfolders" checked={recursive} onChange={(e) => setRecursive(e.currentTarget.checked)} mb={8} />
           <Button leftSection={<IconPlus size={16} />} onClick={() => void add()} loading={busy === 'add'} disabled={!folder.trim()}>
             Add folder
@@ -138,17 +175,37 @@ export function SourcesPanel({ kbId, onChanged }: { kbId: string; onChanged: () 
                       <Table.Td ta="right">{s.counts.files}</Table.Td>
                       <Table.Td ta="right">{s.counts.indexed}</Table.Td>
                       <Table.Td ta="right">{s.counts.skipped}</Table.Td>
-                      <Table.Td ta="right">{s.counts.failed ? <Text span c="red" size="sm">{s.counts.failed}</Text> : 0}</Table.Td>
+                      <Table.Td ta="right">
+                        {s.counts.failed ? (
+                          <Text span c="red" size="sm">
+                            {s.counts.failed}
+                          </Text>
+                        ) : (
+                          0
+                        )}
+                      </Table.Td>
                       <Table.Td>
                         <Group gap="xs" justify="flex-end" wrap="nowrap">
-                          <Button size="xs" variant="light" loading={busy === `sync:${s.source_id}`} disabled={s.state === 'syncing'} onClick={() => void act(`sync:${s.source_id}`, () => client.syncSource({ source_id: s.source_id, wait: false }))}>
+                          <Button
+                            size="xs"
+                            variant="light"
+                            loading={busy === `sync:${s.source_id}`}
+                            disabled={s.state === 'syncing'}
+                            onClick={() =>
+                              void act(`sync:${s.source_id}`, () => client.syncSource({ source_id: s.source_id, wait: false }))
+                            }
+                          >
                             Sync now
                           </Button>
                           <Button
                             size="xs"
                             variant="default"
                             loading={busy === `pause:${s.source_id}`}
-                            onClick={() => void act(`pause:${s.source_id}`, () => (s.paused ? client.resumeSource({ source_id: s.source_id }) : client.pauseSource({ source_id: s.source_id })))}
+                            onClick={() =>
+                              void act(`pause:${s.source_id}`, () =>
+                                s.paused ? client.resumeSource({ source_id: s.source_id }) : client.pauseSource({ source_id: s.source_id }),
+                              )
+                            }
                           >
                             {s.paused ? 'Resume' : 'Pause'}
                           </Button>

@@ -15,7 +15,13 @@ const STAGE_LABEL: Record<UploadStage, string> = {
   cancelled: 'cancelled',
 };
 
-const STAGE_COLOR: Partial<Record<UploadStage, string>> = { done: 'teal', skipped: 'gray', error: 'red', cancelled: 'gray', queued: 'blue' };
+const STAGE_COLOR: Partial<Record<UploadStage, string>> = {
+  done: 'teal',
+  skipped: 'gray',
+  error: 'red',
+  cancelled: 'gray',
+  queued: 'blue',
+};
 
 /** Staged files with their stage parse → chunk → embed → index → done, or their error code and message. */
 export function UploadList({
@@ -46,7 +52,13 @@ export function UploadList({
       </Table.Thead>
       <Table.Tbody>
         {jobs.map((job) => (
-          <Table.Tr key={job.id} data-testid="upload-row" data-path={job.path} data-stage={job.stage} bg={selected === job.id ? 'var(--mantine-primary-color-light)' : undefined}>
+          <Table.Tr
+            key={job.id}
+            data-testid="upload-row"
+            data-path={job.path}
+            data-stage={job.stage}
+            bg={selected === job.id ? 'var(--mantine-primary-color-light)' : undefined}
+          >
             <Table.Td>
               <UnstyledButton onClick={() => onSelect(job.id)} aria-pressed={selected === job.id} aria-label={`Preview ${job.path}`}>
                 <Text size="sm" fw={selected === job.id ? 600 : 400} style={{ overflowWrap: 'anywhere' }}>

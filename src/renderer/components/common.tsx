@@ -4,7 +4,17 @@ import { describeError } from '../api/errors.js';
 import { IconCheck, IconCopy } from './icons.js';
 
 /** What to do next when a list is empty. */
-export function EmptyHint({ title, children, icon, action }: { title: string; children?: ReactNode; icon?: ReactNode; action?: ReactNode }) {
+export function EmptyHint({
+  title,
+  children,
+  icon,
+  action,
+}: {
+  title: string;
+  children?: ReactNode;
+  icon?: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <EmptyState title={title} description={children} icon={icon} withIndicatorBackground py="xl" role="status">
       {action && <EmptyState.Actions>{action}</EmptyState.Actions>}
@@ -44,7 +54,14 @@ export function CopyBlock({ value, label }: { value: string; label: string }) {
       <Group justify="flex-end" gap="xs">
         <CopyButton value={value} timeout={1500}>
           {({ copied, copy }) => (
-            <Button size="xs" variant="light" color={copied ? 'teal' : undefined} leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />} onClick={copy} aria-label={label}>
+            <Button
+              size="xs"
+              variant="light"
+              color={copied ? 'teal' : undefined}
+              leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+              onClick={copy}
+              aria-label={label}
+            >
               {copied ? 'Copied' : 'Copy'}
             </Button>
           )}

@@ -38,7 +38,11 @@ describe('dropped files and folders', () => {
     const tree = dirEntry('/docs', [
       fileEntry('/docs/a.md'),
       fileEntry('/docs/.DS_Store'),
-      dirEntry('/docs/sub', [fileEntry('/docs/sub/b.pdf'), fileEntry('/docs/sub/c.docx'), dirEntry('/docs/sub/.git', [fileEntry('/docs/sub/.git/HEAD')])]),
+      dirEntry('/docs/sub', [
+        fileEntry('/docs/sub/b.pdf'),
+        fileEntry('/docs/sub/c.docx'),
+        dirEntry('/docs/sub/.git', [fileEntry('/docs/sub/.git/HEAD')]),
+      ]),
       fileEntry('/docs/d.txt'),
     ]);
     const picked = await filesFromDataTransfer(transfer([tree, fileEntry('/top.html')]));
@@ -47,7 +51,10 @@ describe('dropped files and folders', () => {
   });
 
   it('stops at the limit', async () => {
-    const many = dirEntry('/many', Array.from({ length: 10 }, (_, i) => fileEntry(`/many/${i}.txt`)));
+    const many = dirEntry(
+      '/many',
+      Array.from({ length: 10 }, (_, i) => fileEntry(`/many/${i}.txt`)),
+    );
     expect(await filesFromDataTransfer(transfer([many]), 4)).toHaveLength(4);
   });
 

@@ -6,11 +6,19 @@ const row = (field: string, op: FilterRow['op'], value: string, id = 1): FilterR
 describe('filter builder → search filter', () => {
   it('builds field__op keys with typed values', () => {
     expect(
-      buildFilter([row('page', 'gte', '3', 1), row('department', 'eq', 'logistics', 2), row('tags', 'in', 'customs, import', 3), row('draft', 'exists', 'false', 4)], {
-        page: 'number',
-        department: 'string',
-        tags: 'string_list',
-      }),
+      buildFilter(
+        [
+          row('page', 'gte', '3', 1),
+          row('department', 'eq', 'logistics', 2),
+          row('tags', 'in', 'customs, import', 3),
+          row('draft', 'exists', 'false', 4),
+        ],
+        {
+          page: 'number',
+          department: 'string',
+          tags: 'string_list',
+        },
+      ),
     ).toEqual({ page__gte: 3, department__eq: 'logistics', tags__in: ['customs', 'import'], draft__exists: false });
   });
 

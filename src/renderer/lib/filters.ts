@@ -45,7 +45,12 @@ export function buildFilter(rows: readonly FilterRow[], types: Record<string, st
     if (!field) continue;
     const type = types[field];
     let value: unknown;
-    if (row.op === 'in' || row.op === 'nin') value = row.value.split(',').map((v) => v.trim()).filter(Boolean).map((v) => coerce(v, type));
+    if (row.op === 'in' || row.op === 'nin')
+      value = row.value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean)
+        .map((v) => coerce(v, type));
     else if (row.op === 'exists') value = row.value.trim() !== 'false';
     else value = coerce(row.value, type);
     filter[`${field}__${row.op}`] = value;

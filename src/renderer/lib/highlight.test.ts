@@ -14,8 +14,16 @@ describe('highlighting query terms', () => {
   });
 
   it('marks Cyrillic and Chinese terms', () => {
-    expect(highlightSegments('Таможенные платежи уплачиваются', 'платежи').filter((s) => s.match).map((s) => s.text)).toEqual(['платежи']);
-    expect(highlightSegments('海关申报指南', '申报').filter((s) => s.match).map((s) => s.text)).toEqual(['申报']);
+    expect(
+      highlightSegments('Таможенные платежи уплачиваются', 'платежи')
+        .filter((s) => s.match)
+        .map((s) => s.text),
+    ).toEqual(['платежи']);
+    expect(
+      highlightSegments('海关申报指南', '申报')
+        .filter((s) => s.match)
+        .map((s) => s.text),
+    ).toEqual(['申报']);
   });
 
   it('never produces markup: HTML in the text stays a plain segment', () => {
@@ -30,7 +38,10 @@ describe('highlighting query terms', () => {
 
   it("marks inflected forms by the server's stems, whole words only, and CJK runs exactly", () => {
     const stems = { prefixes: ['тамож', 'ship'], exact: ['退货'] };
-    const marked = (text: string) => highlightSegments(text, 'unused', stems).filter((s) => s.match).map((s) => s.text);
+    const marked = (text: string) =>
+      highlightSegments(text, 'unused', stems)
+        .filter((s) => s.match)
+        .map((s) => s.text);
     expect(marked('Таможня проверяет таможенные документы.')).toEqual(['Таможня', 'таможенные']);
     expect(marked('Shipping and reshipped goods')).toEqual(['Shipping']);
     expect(marked('客户申请退货。')).toEqual(['退货']);

@@ -11,7 +11,10 @@ export type Route =
 
 export function parseRoute(hash: string): Route {
   const [pathPart = '', queryPart = ''] = hash.replace(/^#/, '').split('?');
-  const parts = pathPart.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+  const parts = pathPart
+    .split('/')
+    .filter(Boolean)
+    .map((p) => decodeURIComponent(p));
   const query = new URLSearchParams(queryPart);
   switch (parts[0]) {
     case 'kb': {

@@ -4,7 +4,14 @@ import { RagError } from '../../shared/errors.js';
 import { runUploads, type UploadJob } from './upload-queue.js';
 
 const job = (id: string): UploadJob => ({ id, path: `${id}.md`, size: 1, stage: 'queued' });
-const ok = (id: string, status: AddResult['status'] = 'added'): AddResult => ({ kb_id: 'k', doc_id: id, status, chunk_count: 2, parser: 'markdown', embedded: true });
+const ok = (id: string, status: AddResult['status'] = 'added'): AddResult => ({
+  kb_id: 'k',
+  doc_id: id,
+  status,
+  chunk_count: 2,
+  parser: 'markdown',
+  embedded: true,
+});
 
 describe('runUploads', () => {
   it('goes parse → chunk → embed → done per file, one file at a time', async () => {

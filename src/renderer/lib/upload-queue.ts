@@ -33,7 +33,10 @@ export interface UploadDeps {
  * Ingest files one at a time. A failing file records its `{code, message}` and the rest keep going;
  * a cancel lets the file in flight finish and marks the others cancelled.
  */
-export async function runUploads(jobs: readonly UploadJob[], deps: UploadDeps): Promise<{ done: number; skipped: number; failed: number; cancelled: number }> {
+export async function runUploads(
+  jobs: readonly UploadJob[],
+  deps: UploadDeps,
+): Promise<{ done: number; skipped: number; failed: number; cancelled: number }> {
   const tally = { done: 0, skipped: 0, failed: 0, cancelled: 0 };
   for (const job of jobs) {
     if (job.stage !== 'queued') continue;

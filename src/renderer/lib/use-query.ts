@@ -12,7 +12,11 @@ export interface QueryState<T> {
  * Load data from the client; re-run when `deps` change, on `reload()`, and every `intervalMs` when given.
  * Answers that arrive after a newer request started are dropped.
  */
-export function useQuery<T>(fn: () => Promise<T>, deps: readonly unknown[], options: { intervalMs?: number; enabled?: boolean } = {}): QueryState<T> {
+export function useQuery<T>(
+  fn: () => Promise<T>,
+  deps: readonly unknown[],
+  options: { intervalMs?: number; enabled?: boolean } = {},
+): QueryState<T> {
   const [data, setData] = useState<T>();
   const [error, setError] = useState<{ code: string; message: string }>();
   const [loading, setLoading] = useState(true);

@@ -20,7 +20,9 @@ export function ActivityScreen() {
   const client = useClient();
   const [live, setLive] = useState(true);
   const [tool, setTool] = useState<string | null>(null);
-  const activity = useQuery(() => client.listActivity({ limit: 200, ...(tool ? { tool } : {}) }), [client, tool], { intervalMs: live ? 2000 : undefined });
+  const activity = useQuery(() => client.listActivity({ limit: 200, ...(tool ? { tool } : {}) }), [client, tool], {
+    intervalMs: live ? 2000 : undefined,
+  });
   const entries: ActivityEntry[] = activity.data?.entries ?? [];
   const tools = [...new Set(entries.map((e) => e.tool).concat(tool ? [tool] : []))].sort();
 
@@ -75,7 +77,15 @@ export function ActivityScreen() {
                   <Table.Td style={{ overflowWrap: 'anywhere' }}>{summarizeArgs(e.args)}</Table.Td>
                   <Table.Td ta="right">{e.hits ?? '—'}</Table.Td>
                   <Table.Td ta="right">{Math.round(e.latency_ms)} ms</Table.Td>
-                  <Table.Td>{e.error_code ? <Badge color="red">{e.error_code}</Badge> : <Badge color="teal" variant="light">ok</Badge>}</Table.Td>
+                  <Table.Td>
+                    {e.error_code ? (
+                      <Badge color="red">{e.error_code}</Badge>
+                    ) : (
+                      <Badge color="teal" variant="light">
+                        ok
+                      </Badge>
+                    )}
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -23,26 +23,32 @@ export function ConnectScreen() {
   const stdio: AgentConfigInput['stdio'] = info.data
     ? info.data.mcp_stdio
     : { command: 'ragdesk', args: ['mcp', ...(dataDir ? ['--data-dir', dataDir] : [])] };
-  const httpUrl = info.data ? (info.data.server.url ? `${info.data.server.url.replace(/\/$/, '')}/mcp` : null) : `${window.location.origin}/mcp`;
+  const httpUrl = info.data
+    ? info.data.server.url
+      ? `${info.data.server.url.replace(/\/$/, '')}/mcp`
+      : null
+    : `${window.location.origin}/mcp`;
   const configs = agentConfigs({ stdio, httpUrl, token: token || '<your API key>' });
 
   return (
     <Stack>
       <Title order={2}>Connect an agent</Title>
       <Text>
-        Agents reach your knowledge bases over MCP. Over <b>stdio</b> the agent starts ragdesk itself; over <b>HTTP</b> it talks to the running server with a bearer
-        token. Give each agent its own key (create one in{' '}
+        Agents reach your knowledge bases over MCP. Over <b>stdio</b> the agent starts ragdesk itself; over <b>HTTP</b> it talks to the
+        running server with a bearer token. Give each agent its own key (create one in{' '}
         <Anchor href={routeHref({ name: 'settings' })}>Settings → API keys</Anchor>) and paste it below.
       </Text>
       <ErrorAlert error={info.error} title="Could not read the app's state" />
       {!desktop && (
         <Alert color="blue" variant="light">
-          The stdio configs run <Code>ragdesk</Code> from your PATH (<Code>npm link</Code> in the project, or use the full path to <Code>bin/ragdesk.js</Code>). While this server holds the data
-          folder, <Code>ragdesk mcp</Code> bridges to it automatically.
+          The stdio configs run <Code>ragdesk</Code> from your PATH (<Code>npm link</Code> in the project, or use the full path to{' '}
+          <Code>bin/ragdesk.js</Code>). While this server holds the data folder, <Code>ragdesk mcp</Code> bridges to it automatically.
         </Alert>
       )}
       {desktop && info.data && !info.data.server.running && (
-        <Alert color="yellow">The local server is off, so only stdio configs are shown. Turn it on in Settings to connect agents over HTTP.</Alert>
+        <Alert color="yellow">
+          The local server is off, so only stdio configs are shown. Turn it on in Settings to connect agents over HTTP.
+        </Alert>
       )}
       <PasswordInput
         label="Bearer token used in the HTTP configs"

@@ -85,7 +85,11 @@ export function KbListScreen() {
                     </Badge>
                   </Table.Td>
                   <Table.Td>
-                    <Switch checked={kb.enabled} onChange={(e) => void toggle(kb, e.currentTarget.checked)} aria-label={`${kb.enabled ? 'Disable' : 'Enable'} ${kb.name}`} />
+                    <Switch
+                      checked={kb.enabled}
+                      onChange={(e) => void toggle(kb, e.currentTarget.checked)}
+                      aria-label={`${kb.enabled ? 'Disable' : 'Enable'} ${kb.name}`}
+                    />
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4} wrap="nowrap" justify="flex-end">
@@ -129,7 +133,8 @@ export function KbListScreen() {
       >
         {deleting && (
           <>
-            <b>{deleting.name}</b> and its {deleting.document_count} documents ({deleting.chunk_count} chunks) will be deleted. Agents will no longer find them. This cannot be undone.
+            <b>{deleting.name}</b> and its {deleting.document_count} documents ({deleting.chunk_count} chunks) will be deleted. Agents will
+            no longer find them. This cannot be undone.
           </>
         )}
       </ConfirmModal>

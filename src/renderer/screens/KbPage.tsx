@@ -42,8 +42,16 @@ export function KbScreen({ kbId, docId, chunk }: { kbId: string; docId?: string;
                 <Badge variant="outline" color="gray" style={{ textTransform: 'none' }} title={kb.data.embedding_model}>
                   model: {kb.data.embedding_model.split(/[\\/]/).pop()}
                 </Badge>
-                {kb.data.languages.length > 0 && <Badge variant="outline" color="gray">{kb.data.languages.join(', ')}</Badge>}
-                {kb.data.department && <Badge variant="outline" color="gray">{kb.data.department}</Badge>}
+                {kb.data.languages.length > 0 && (
+                  <Badge variant="outline" color="gray">
+                    {kb.data.languages.join(', ')}
+                  </Badge>
+                )}
+                {kb.data.department && (
+                  <Badge variant="outline" color="gray">
+                    {kb.data.department}
+                  </Badge>
+                )}
               </Group>
             </div>
             <Button variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>

@@ -1,4 +1,18 @@
-import { Alert, Badge, Button, Card, Group, NumberInput, SegmentedControl, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMemo, useState, type FormEvent } from 'react';
 import type { Hit, SearchMode, SearchResult } from '../../shared/contract/index.js';
 import { useApi, useClient } from '../api/context.js';
@@ -22,7 +36,9 @@ function HitCard({ hit, query, stems, kbName }: { hit: Hit; query: string; stems
   const openFile = desktop
     ? () => {
         setFileError(null);
-        desktop.openDocumentFile({ kb_id: hit.kb_id, doc_id: hit.doc_id, ...(hit.location.page ? { page: hit.location.page } : {}) }).catch(setFileError);
+        desktop
+          .openDocumentFile({ kb_id: hit.kb_id, doc_id: hit.doc_id, ...(hit.location.page ? { page: hit.location.page } : {}) })
+          .catch(setFileError);
       }
     : undefined;
   return (
@@ -84,7 +100,14 @@ export function SearchScreen() {
     setError(null);
     try {
       const filter = buildFilter(rows, fieldTypes);
-      const r = await client.search({ query, mode, top_k: topK, use_rerank: rerank, ...(kbId !== ALL ? { kb_ids: [kbId] } : {}), ...(filter ? { filter } : {}) });
+      const r = await client.search({
+        query,
+        mode,
+        top_k: topK,
+        use_rerank: rerank,
+        ...(kbId !== ALL ? { kb_ids: [kbId] } : {}),
+        ...(filter ? { filter } : {}),
+      });
       // Mark what full-text search matched, inflected forms included; literal marking if this call fails.
       const stems = await client.highlightTerms({ query }).catch(() => undefined);
       setResult({ query, result: r, ...(stems ? { stems } : {}) });
@@ -96,20 +119,39 @@ export function SearchScreen() {
     }
   }
 
-  const kbOptions = [{ value: ALL, label: 'All enabled knowledge bases' }, ...(kbs.data ?? []).map((k) => ({ value: k.kb_id, label: k.name }))];
+  const kbOptions = [
+    { value: ALL, label: 'All enabled knowledge bases' },
+    ...(kbs.data ?? []).map((k) => ({ value: k.kb_id, label: k.name })),
+  ];
   return (
     <Stack>
       <Title order={2}>Search playground</Title>
       <form onSubmit={submit} role="search">
         <Stack>
           <Group align="flex-end">
-            <TextInput label="Query" placeholder="What do you want to find?" value={query} onChange={(e) => setQuery(e.currentTarget.value)} style={{ flex: 1 }} leftSection={<IconSearch size={16} />} data-autofocus autoFocus />
+            <TextInput
+              label="Query"
+              placeholder="What do you want to find?"
+              value={query}
+              onChange={(e) => setQuery(e.currentTarget.value)}
+              style={{ flex: 1 }}
+              leftSection={<IconSearch size={16} />}
+              data-autofocus
+              autoFocus
+            />
             <Button type="submit" loading={busy} disabled={!query.trim()}>
               Search
             </Button>
           </Group>
           <Group align="flex-end" gap="lg">
-            <Select label="Knowledge base" data={kbOptions} value={kbId} onChange={(v) => setKbId(v ?? ALL)} allowDeselect={false} w={260} />
+            <Select
+              label="Knowledge base"
+              data={kbOptions}
+              value={kbId}
+              onChange={(v) => setKbId(v ?? ALL)}
+              allowDeselect={false}
+              w={260}
+            />
             <Stack gap={4}>
               <Text size="sm" fw={500} id="mode-label">
                 Mode
@@ -125,7 +167,14 @@ export function SearchScreen() {
                 ]}
               />
             </Stack>
-            <NumberInput label="Results (top_k)" min={1} max={50} value={topK} onChange={(v) => typeof v === 'number' && setTopK(v)} w={140} />
+            <NumberInput
+              label="Results (top_k)"
+              min={1}
+              max={50}
+              value={topK}
+              onChange={(v) => typeof v === 'number' && setTopK(v)}
+              w={140}
+            />
             <Switch label="Rerank with a cross-encoder" checked={rerank} onChange={(e) => setRerank(e.currentTarget.checked)} mb={6} />
           </Group>
           <FilterBuilder rows={rows} fields={Object.keys(fieldTypes)} onChange={setRows} />
@@ -148,12 +197,24 @@ export function SearchScreen() {
               Try other words, another mode (full-text finds exact words, vector finds meaning), or remove filters.
             </EmptyHint>
           ) : (
-            result.result.hits.map((h) => <HitCard key={`${h.kb_id}/${h.doc_id}/${h.chunk_index}`} hit={h} query={result.query} {...(result.stems ? { stems: result.stems } : {})} kbName={names.get(h.kb_id) ?? h.kb_id} />)
+            result.result.hits.map((h) => (
+              <HitCard
+                key={`${h.kb_id}/${h.doc_id}/${h.chunk_index}`}
+                hit={h}
+                query={result.query}
+                {...(result.stems ? { stems: result.stems } : {})}
+                kbName={names.get(h.kb_id) ?? h.kb_id}
+              />
+            ))
           )}
         </Stack>
       )}
       {!result && !error && (kbs.data?.length ?? 0) === 0 && !kbs.loading && (
-        <EmptyHint title="Nothing to search yet" icon={<IconSearch size={28} />} action={<Button onClick={() => navigate({ name: 'kbs' })}>Create a knowledge base</Button>}>
+        <EmptyHint
+          title="Nothing to search yet"
+          icon={<IconSearch size={28} />}
+          action={<Button onClick={() => navigate({ name: 'kbs' })}>Create a knowledge base</Button>}
+        >
           Create a knowledge base and add documents, then search them here the way an agent would.
         </EmptyHint>
       )}

@@ -27,7 +27,8 @@ function DataSection() {
                   Data folder
                 </Table.Th>
                 <Table.Td>
-                  <Code data-testid="data-dir">{diag.data.data_dir}</Code> <CopyIconButton value={diag.data.data_dir} label="Copy the data folder path" />
+                  <Code data-testid="data-dir">{diag.data.data_dir}</Code>{' '}
+                  <CopyIconButton value={diag.data.data_dir} label="Copy the data folder path" />
                 </Table.Td>
               </Table.Tr>
               <Table.Tr>
@@ -39,7 +40,11 @@ function DataSection() {
               <Table.Tr>
                 <Table.Th scope="row">Versions</Table.Th>
                 <Table.Td>
-                  <Text size="sm">{Object.entries(diag.data.versions).map(([k, v]) => `${k} ${v}`).join(' · ')}</Text>
+                  <Text size="sm">
+                    {Object.entries(diag.data.versions)
+                      .map(([k, v]) => `${k} ${v}`)
+                      .join(' · ')}
+                  </Text>
                 </Table.Td>
               </Table.Tr>
             </Table.Tbody>
@@ -67,7 +72,8 @@ function WebChunkDefaults() {
           <Code>
             {DEFAULT_CHUNKING.strategy} · {DEFAULT_CHUNKING.chunk_size} tokens · overlap {DEFAULT_CHUNKING.chunk_overlap}
           </Code>
-          . You can change the chunking of each upload in the preview before adding files. Server, port and tray settings live in the desktop app.
+          . You can change the chunking of each upload in the preview before adding files. Server, port and tray settings live in the
+          desktop app.
         </Text>
       </Stack>
     </Paper>

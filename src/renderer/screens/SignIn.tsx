@@ -23,7 +23,11 @@ export function SignIn({ notice, onSignedIn }: { notice: string | null; onSigned
       onSignedIn(t);
     } catch (err) {
       const { code, message } = describeError(err);
-      setError(code === 'permission_denied' ? 'That key was not accepted. Check it, or create a new one in the desktop app or with `ragdesk keys create`.' : `${code}: ${message}`);
+      setError(
+        code === 'permission_denied'
+          ? 'That key was not accepted. Check it, or create a new one in the desktop app or with `ragdesk keys create`.'
+          : `${code}: ${message}`,
+      );
     } finally {
       setBusy(false);
     }
@@ -45,12 +49,21 @@ export function SignIn({ notice, onSignedIn }: { notice: string | null; onSigned
                 {notice}
               </Alert>
             )}
-            <PasswordInput label="API key or token" value={token} onChange={(e) => setToken(e.currentTarget.value)} error={error} autoFocus autoComplete="off" data-autofocus />
+            <PasswordInput
+              label="API key or token"
+              value={token}
+              onChange={(e) => setToken(e.currentTarget.value)}
+              error={error}
+              autoFocus
+              autoComplete="off"
+              data-autofocus
+            />
             <Button type="submit" loading={busy}>
               Sign in
             </Button>
             <Text size="xs" c="dimmed">
-              Lost the token? Create a key with <Code>ragdesk keys create NAME</Code>, or restart <Code>ragdesk serve</Code> to see the owner token.
+              Lost the token? Create a key with <Code>ragdesk keys create NAME</Code>, or restart <Code>ragdesk serve</Code> to see the
+              owner token.
             </Text>
           </Stack>
         </form>

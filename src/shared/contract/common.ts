@@ -1,9 +1,7 @@
 import { z } from 'zod';
 
 /** A KB id names LanceDB tables, so it is restricted to a safe identifier. */
-export const KbIdSchema = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'kb_id must match [a-z0-9][a-z0-9_-]{0,63}');
+export const KbIdSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'kb_id must match [a-z0-9][a-z0-9_-]{0,63}');
 
 export const DocIdSchema = z.string().min(1).max(512);
 
@@ -31,13 +29,7 @@ export type ChunkingOverride = z.infer<typeof ChunkingOverrideSchema>;
 export const DEFAULT_CHUNKING: ChunkingConfig = { strategy: 'markdown', chunk_size: 256, chunk_overlap: 32 };
 
 /** Metadata values that can be stored and filtered: scalars and lists of scalars. */
-export const MetadataValueSchema = z.union([
-  z.string(),
-  z.number(),
-  z.boolean(),
-  z.null(),
-  z.array(z.union([z.string(), z.number()])),
-]);
+export const MetadataValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number()]))]);
 export const MetadataSchema = z.record(z.string(), MetadataValueSchema);
 export type Metadata = z.infer<typeof MetadataSchema>;
 

@@ -127,7 +127,12 @@ export const ListDocumentsResultSchema = z.object({
 });
 export type ListDocumentsResult = z.infer<typeof ListDocumentsResultSchema>;
 
-export const DeleteResultSchema = z.object({ kb_id: KbIdSchema, doc_id: DocIdSchema, deleted: z.boolean(), chunks_deleted: z.number().int() });
+export const DeleteResultSchema = z.object({
+  kb_id: KbIdSchema,
+  doc_id: DocIdSchema,
+  deleted: z.boolean(),
+  chunks_deleted: z.number().int(),
+});
 
 export const ChunkSchema = z.object({
   chunk_index: z.number().int().nonnegative(),

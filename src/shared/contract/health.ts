@@ -7,10 +7,18 @@ import { IsoDateSchema, KbIdSchema } from './common.js';
  * in fine (unchanged: already there with the same content; ok).
  */
 export const HEALTH_STATUSES = [
-  'encrypted', 'corrupt', 'too_large', 'unsupported', 'error',
-  'no_text_layer', 'empty', 'duplicate',
-  'decode_problem', 'language_not_covered',
-  'unchanged', 'ok',
+  'encrypted',
+  'corrupt',
+  'too_large',
+  'unsupported',
+  'error',
+  'no_text_layer',
+  'empty',
+  'duplicate',
+  'decode_problem',
+  'language_not_covered',
+  'unchanged',
+  'ok',
 ] as const;
 export const HealthStatusSchema = z.enum(HEALTH_STATUSES);
 export type HealthStatus = z.infer<typeof HealthStatusSchema>;

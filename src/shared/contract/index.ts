@@ -28,12 +28,7 @@ import {
 } from './keys.js';
 import { HealthReportInputSchema, HealthReportSchema } from './health.js';
 import { JobRefSchema, JobSchema, ListJobsInputSchema, ListJobsResultSchema } from './jobs.js';
-import {
-  CancelModelChangeResultSchema,
-  ChangeKbModelInputSchema,
-  ModelChangeSchema,
-  ModelChangeStatusSchema,
-} from './model-change.js';
+import { CancelModelChangeResultSchema, ChangeKbModelInputSchema, ModelChangeSchema, ModelChangeStatusSchema } from './model-change.js';
 import { HighlightTermsInputSchema, HighlightTermsSchema, SearchInputSchema, SearchResultSchema } from './search.js';
 import {
   AddSourceInputSchema,
@@ -103,13 +98,33 @@ export const contract = {
   listKeys: op(Empty, z.array(ApiKeyInfoSchema), 'admin', 'API keys with their rights (never the keys themselves)'),
   revokeKey: op(RevokeKeyInputSchema, RevokeKeyResultSchema, 'admin', 'Revoke an API key by id or name'),
   listActivity: op(ListActivityInputSchema, ListActivityResultSchema, 'admin', 'The latest MCP tool calls, newest first'),
-  changeKbModel: op(ChangeKbModelInputSchema, ModelChangeSchema, 'admin', "Change a KB's embedding model: re-embed into a shadow table in the background, swap when done"),
-  modelChangeStatus: op(KbRefSchema, ModelChangeStatusSchema, 'read', "A KB's current or latest model change: state, chunks done/total, ETA"),
-  cancelModelChange: op(KbRefSchema, CancelModelChangeResultSchema, 'admin', 'Cancel a model change: drop the shadow table, keep the old index'),
+  changeKbModel: op(
+    ChangeKbModelInputSchema,
+    ModelChangeSchema,
+    'admin',
+    "Change a KB's embedding model: re-embed into a shadow table in the background, swap when done",
+  ),
+  modelChangeStatus: op(
+    KbRefSchema,
+    ModelChangeStatusSchema,
+    'read',
+    "A KB's current or latest model change: state, chunks done/total, ETA",
+  ),
+  cancelModelChange: op(
+    KbRefSchema,
+    CancelModelChangeResultSchema,
+    'admin',
+    'Cancel a model change: drop the shadow table, keep the old index',
+  ),
   addSource: op(AddSourceInputSchema, SourceSchema, 'admin', 'Add a folder source to a KB: synced now, watched while ragdesk runs'),
   listSources: op(ListSourcesInputSchema, z.array(SourceSchema), 'read', 'Folder sources with their state, last sync and counts'),
   removeSource: op(RemoveSourceInputSchema, RemoveSourceResultSchema, 'admin', 'Remove a folder source (and, by default, its documents)'),
-  syncSource: op(SyncSourceInputSchema, SyncSourceResultSchema, 'admin', 'Sync a folder source now: add new, re-index changed, delete removed files'),
+  syncSource: op(
+    SyncSourceInputSchema,
+    SyncSourceResultSchema,
+    'admin',
+    'Sync a folder source now: add new, re-index changed, delete removed files',
+  ),
   pauseSource: op(SourceRefSchema, SourceSchema, 'admin', 'Pause a folder source: no watching, a running sync stops after its batch'),
   resumeSource: op(SourceRefSchema, SourceSchema, 'admin', 'Resume a paused folder source (and its interrupted sync)'),
   listJobs: op(ListJobsInputSchema, ListJobsResultSchema, 'read', 'Ingestion jobs with progress (files, chunks, bytes, ETA), newest first'),

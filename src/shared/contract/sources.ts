@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { IsoDateSchema, KbIdSchema } from './common.js';
 
 /** A source id prefixes the doc_ids of the documents it brings (`<source_id>/<path in the folder>`). */
-export const SourceIdSchema = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,47}$/, 'source_id must match [a-z0-9][a-z0-9_-]{0,47}');
+export const SourceIdSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,47}$/, 'source_id must match [a-z0-9][a-z0-9_-]{0,47}');
 
 const GlobListSchema = z.array(z.string().min(1).max(512)).max(64);
 

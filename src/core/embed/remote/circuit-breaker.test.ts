@@ -6,7 +6,12 @@ import { backoffDelay, parseRetryAfter } from './http-client.js';
 function clocked(threshold = 3, cooldownMs = 1000) {
   let t = 0;
   const changes: BreakerState[] = [];
-  const breaker = new CircuitBreaker('http://x/api/embed', { failureThreshold: threshold, cooldownMs, now: () => t, onChange: (s) => changes.push(s) });
+  const breaker = new CircuitBreaker('http://x/api/embed', {
+    failureThreshold: threshold,
+    cooldownMs,
+    now: () => t,
+    onChange: (s) => changes.push(s),
+  });
   return { breaker, changes, advance: (ms: number) => (t += ms) };
 }
 

@@ -74,9 +74,13 @@ export class CircuitBreaker {
       return;
     }
     const wait = state === 'open' ? `; next try in ${Math.ceil(this.retryInMs / 1000)} s` : '; a probe request is under way';
-    throw new RagError('model_unavailable', `${label} is unavailable: circuit open after ${this.failures} consecutive failures (last: ${this.lastError})${wait}`, {
-      details: { state: 'error', circuit: 'open', endpoint: this.endpoint },
-    });
+    throw new RagError(
+      'model_unavailable',
+      `${label} is unavailable: circuit open after ${this.failures} consecutive failures (last: ${this.lastError})${wait}`,
+      {
+        details: { state: 'error', circuit: 'open', endpoint: this.endpoint },
+      },
+    );
   }
 
   success(): void {

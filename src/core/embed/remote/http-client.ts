@@ -127,7 +127,15 @@ async function attempt(req: PostJsonRequest): Promise<{ ok: true; json: unknown 
       try {
         return { ok: true, json: JSON.parse(text) as unknown };
       } catch {
-        return { ok: false, failure: { message: `HTTP ${res.status} with a body that is not JSON: ${serverMessage(text)}`, retryable: false, breaker: false, status: res.status } };
+        return {
+          ok: false,
+          failure: {
+            message: `HTTP ${res.status} with a body that is not JSON: ${serverMessage(text)}`,
+            retryable: false,
+            breaker: false,
+            status: res.status,
+          },
+        };
       }
     }
     const status = res.status;
@@ -136,11 +144,14 @@ async function attempt(req: PostJsonRequest): Promise<{ ok: true; json: unknown 
     const message = `HTTP ${status}${res.statusText ? ` ${res.statusText}` : ''}: ${server || '(empty body)'}`;
     const wait = retryAfterMs !== undefined ? { retryAfterMs } : {};
     if (status === 429) return { ok: false, failure: { message, retryable: true, breaker: false, status, server, ...wait } };
-    if (status >= 500 || status === 408) return { ok: false, failure: { message, retryable: true, breaker: true, status, server, ...wait } };
+    if (status >= 500 || status === 408)
+      return { ok: false, failure: { message, retryable: true, breaker: true, status, server, ...wait } };
     return { ok: false, failure: { message, retryable: false, breaker: false, status, server } };
   } catch (err) {
     if (req.signal?.aborted) throw new RagError('model_unavailable', 'the model manager has been disposed');
-    const message = timedOut ? `no answer within ${req.policy.timeoutMs} ms (timed out)` : `cannot reach the endpoint (${networkMessage(err)})`;
+    const message = timedOut
+      ? `no answer within ${req.policy.timeoutMs} ms (timed out)`
+      : `cannot reach the endpoint (${networkMessage(err)})`;
     return { ok: false, failure: { message, retryable: true, breaker: true } };
   } finally {
     clearTimeout(timer);
@@ -158,15 +169,24 @@ function finalError(req: PostJsonRequest, f: AttemptFailure, attempts: number): 
   };
   const s = f.status;
   if (s === 401 || s === 403) {
-    return new RagError('model_unavailable', req.redact(`${req.label} refused the request: ${f.message}${req.authHint ? `; ${req.authHint}` : ''}`), {
-      details: { ...details, state: 'error' },
-    });
+    return new RagError(
+      'model_unavailable',
+      req.redact(`${req.label} refused the request: ${f.message}${req.authHint ? `; ${req.authHint}` : ''}`),
+      {
+        details: { ...details, state: 'error' },
+      },
+    );
   }
   if (s === 400 || s === 413 || s === 422) {
     return new RagError('invalid_parameter', req.redact(`${req.label} rejected the input: ${f.message}`), { details });
   }
-  if (s === 404) return new RagError('model_unavailable', req.redact(`${req.label} was not found: ${f.message}`), { details: { ...details, state: 'missing' } });
-  return new RagError('model_unavailable', req.redact(`${req.label} failed: ${f.message}${tries}`), { details: { ...details, state: 'error' } });
+  if (s === 404)
+    return new RagError('model_unavailable', req.redact(`${req.label} was not found: ${f.message}`), {
+      details: { ...details, state: 'missing' },
+    });
+  return new RagError('model_unavailable', req.redact(`${req.label} failed: ${f.message}${tries}`), {
+    details: { ...details, state: 'error' },
+  });
 }
 
 /**

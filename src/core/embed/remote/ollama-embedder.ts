@@ -35,7 +35,9 @@ export class OllamaEmbedder extends RemoteEmbedder {
 
   private async embedOneLegacy(text: string, policy: RetryPolicy): Promise<unknown> {
     try {
-      const json = (await this.post(`${this.spec.baseUrl}/api/embeddings`, { model: this.spec.name, prompt: text }, policy)) as { embedding?: unknown };
+      const json = (await this.post(`${this.spec.baseUrl}/api/embeddings`, { model: this.spec.name, prompt: text }, policy)) as {
+        embedding?: unknown;
+      };
       if (!Array.isArray(json?.embedding)) throw this.invalidResponse('no "embedding" array');
       return json.embedding;
     } catch (err) {

@@ -17,7 +17,8 @@ export class OpenAiEmbedder extends RemoteEmbedder {
     const indexed = items.every((item) => typeof item?.index === 'number');
     items.forEach((item, i) => {
       const at = indexed ? (item.index as number) : i;
-      if (!Number.isInteger(at) || at < 0 || at >= items.length || out[at] !== undefined) throw this.invalidResponse('"index" values are not 0..n-1');
+      if (!Number.isInteger(at) || at < 0 || at >= items.length || out[at] !== undefined)
+        throw this.invalidResponse('"index" values are not 0..n-1');
       out[at] = item?.embedding;
     });
     return out;

@@ -39,7 +39,13 @@ describe('a KB on an Ollama embedder, through the real Core', () => {
     const inputs = ollama.requests.filter((r) => r.path === '/api/embed').flatMap((r) => r.body.input as string[]);
     for (const d of DOCS) expect(inputs).toContain(`${d.title}\n${d.content}`);
     const status = await core.client.modelStatus({});
-    expect(status).toContainEqual({ model, resolved: `ollama:test-model@${ollama.url}/api/embed`, kind: 'embedding', state: 'loaded', dim: 64 });
+    expect(status).toContainEqual({
+      model,
+      resolved: `ollama:test-model@${ollama.url}/api/embed`,
+      kind: 'embedding',
+      state: 'loaded',
+      dim: 64,
+    });
   });
 
   it('vector search ranks by the server’s vectors', async () => {
@@ -64,8 +70,12 @@ describe('a KB on an Ollama embedder, through the real Core', () => {
   });
 
   it('refuses a KB with a malformed remote model string', async () => {
-    await expect(core.client.createKb({ kb_id: 'bad', embedding_model: 'ollama:x@ftp://nowhere' })).rejects.toMatchObject({ code: 'invalid_parameter' });
-    await expect(core.client.createKb({ kb_id: 'bad', embedding_model: 'openai:x?api_key=sk-abcdefghijklmnopqrstuv' })).rejects.toMatchObject({ code: 'invalid_parameter' });
+    await expect(core.client.createKb({ kb_id: 'bad', embedding_model: 'ollama:x@ftp://nowhere' })).rejects.toMatchObject({
+      code: 'invalid_parameter',
+    });
+    await expect(
+      core.client.createKb({ kb_id: 'bad', embedding_model: 'openai:x?api_key=sk-abcdefghijklmnopqrstuv' }),
+    ).rejects.toMatchObject({ code: 'invalid_parameter' });
     expect((await core.client.listKbs({})).map((k) => k.kb_id)).not.toContain('bad');
   });
 });
@@ -73,7 +83,10 @@ describe('a KB on an Ollama embedder, through the real Core', () => {
 describe('when the endpoint goes down', () => {
   it('hybrid answers from full-text and says why; nothing is sent while the circuit is open', async () => {
     const server = await startFakeServer({ dim: 32 });
-    const models = createModelManager({ dataDir: tempDir(), remote: { retries: 0, failureThreshold: 2, cooldownMs: 60_000, log: () => undefined } });
+    const models = createModelManager({
+      dataDir: tempDir(),
+      remote: { retries: 0, failureThreshold: 2, cooldownMs: 60_000, log: () => undefined },
+    });
     const down = await openTestCore({ models });
     try {
       const m = `ollama:test-model@${server.url}`;
@@ -95,7 +108,9 @@ describe('when the endpoint goes down', () => {
       expect(third.hits[0]!.doc_id).toBe('customs');
       expect(third.degraded).toMatch(/is error.*circuit open/);
       expect(server.requests.length).toBe(calls);
-      await expect(down.client.search({ query: 'customs', kb_ids: ['kb'], mode: 'vector' })).rejects.toMatchObject({ code: 'model_unavailable' });
+      await expect(down.client.search({ query: 'customs', kb_ids: ['kb'], mode: 'vector' })).rejects.toMatchObject({
+        code: 'model_unavailable',
+      });
       // Ingestion while it is down stores chunks without vectors (full-text still finds them).
       const added = await down.client.addDocument({ kb_id: 'kb', doc_id: 'late', content: 'Late arrivals about penguins.' });
       expect(added).toMatchObject({ embedded: false });

@@ -104,7 +104,10 @@ export abstract class RemoteEmbedder implements Embedder {
       this.deps.onOutcome?.();
       return out;
     } catch (err) {
-      const rag = err instanceof RagError ? err : new RagError('model_unavailable', this.redact(`${this.label} failed: ${err instanceof Error ? err.message : String(err)}`));
+      const rag =
+        err instanceof RagError
+          ? err
+          : new RagError('model_unavailable', this.redact(`${this.label} failed: ${err instanceof Error ? err.message : String(err)}`));
       this.deps.onOutcome?.(rag);
       throw rag;
     }
@@ -127,7 +130,8 @@ export abstract class RemoteEmbedder implements Embedder {
       let sum = 0;
       for (let j = 0; j < v.length; j++) {
         const x = v[j] as unknown;
-        if (typeof x !== 'number' || !Number.isFinite(x)) throw this.invalidResponse(`vector ${i} holds a value that is not a finite number`);
+        if (typeof x !== 'number' || !Number.isFinite(x))
+          throw this.invalidResponse(`vector ${i} holds a value that is not a finite number`);
         out[j] = x;
         sum += x * x;
       }
@@ -141,7 +145,9 @@ export abstract class RemoteEmbedder implements Embedder {
     if (want && dim !== want) {
       throw new RagError(
         'model_unavailable',
-        this.redact(`${this.label} returned ${dim}-d vectors but ${want}-d were expected${this.discoveredDim ? ' (did the model behind the endpoint change?)' : ' (dimensions option)'}`),
+        this.redact(
+          `${this.label} returned ${dim}-d vectors but ${want}-d were expected${this.discoveredDim ? ' (did the model behind the endpoint change?)' : ' (dimensions option)'}`,
+        ),
         { details: { state: 'error', endpoint: this.spec.endpoint, dim, expected_dim: want } },
       );
     }

@@ -17,7 +17,11 @@ const server = (dim?: number): Promise<FakeServer> => trackedServer(cleanup, dim
 function manager(remote: RemoteModelsOptions = {}): { models: WorkerModelManager; logs: string[]; events: ModelProgressEvent[] } {
   const logs: string[] = [];
   const events: ModelProgressEvent[] = [];
-  const models = createModelManager({ dataDir: tempDir(), allowDownload: false, remote: { log: (level, m) => logs.push(`${level}: ${m}`), baseDelayMs: 5, maxDelayMs: 20, ...remote } });
+  const models = createModelManager({
+    dataDir: tempDir(),
+    allowDownload: false,
+    remote: { log: (level, m) => logs.push(`${level}: ${m}`), baseDelayMs: 5, maxDelayMs: 20, ...remote },
+  });
   models.onProgress((e) => events.push(e));
   cleanup.push(() => models.dispose());
   return { models, logs, events };
@@ -53,7 +57,9 @@ describe('Ollama embedder', () => {
     expect(s.requests).toHaveLength(1);
     expect(s.requests[0]).toMatchObject({ method: 'POST', path: '/api/embed', body: { model: 'test-model' } });
     expect(s.requests[0]!.headers.authorization).toBeUndefined();
-    expect(models.status()).toEqual([{ model, resolved: `ollama:test-model@${s.url}/api/embed`, kind: 'embedding', state: 'loaded', dim: 24 }]);
+    expect(models.status()).toEqual([
+      { model, resolved: `ollama:test-model@${s.url}/api/embed`, kind: 'embedding', state: 'loaded', dim: 24 },
+    ]);
     expect(events.map((e) => e.state)).toEqual(['loading', 'loaded']);
     expect(await models.getEmbedder(model)).toBe(embedder);
     expect(models.peekEmbedder(model)).toBe(embedder);
@@ -85,7 +91,10 @@ describe('Ollama embedder', () => {
     s.requests.length = 0;
     await embedder.embedQueries(['what is customs']);
     await embedder.embedPassages(['Customs checks documents.']);
-    expect(s.requests.map((r) => r.body.input)).toEqual([['search_query: what is customs'], ['search_document: Customs checks documents.']]);
+    expect(s.requests.map((r) => r.body.input)).toEqual([
+      ['search_query: what is customs'],
+      ['search_document: Customs checks documents.'],
+    ]);
   });
 
   it('peekEmbedder starts a background probe and never waits', async () => {
@@ -171,13 +180,17 @@ describe('OpenAI-compatible embedder', () => {
 
   it('a 401 names the variable, never the key, even when the server echoes it', async () => {
     const s = await server();
-    s.always = (req, res) => sendJson(res, 401, { error: { message: `Incorrect API key provided: ${String(req.headers.authorization)}`, type: 'invalid_request_error' } });
+    s.always = (req, res) =>
+      sendJson(res, 401, {
+        error: { message: `Incorrect API key provided: ${String(req.headers.authorization)}`, type: 'invalid_request_error' },
+      });
     const { models, logs } = manager({ env: { OPENAI_API_KEY: KEY } });
     const err = await failure(models.getEmbedder(`openai:m@${s.url}/v1`));
     expect(err.code).toBe('model_unavailable');
     expect(err.message).toMatch(/HTTP 401.*Incorrect API key provided: Bearer \[redacted\].*OPENAI_API_KEY/);
     expect(s.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
-    for (const text of [err.message, JSON.stringify(err.details), JSON.stringify(models.status()), ...logs]) expect(text).not.toContain(KEY);
+    for (const text of [err.message, JSON.stringify(err.details), JSON.stringify(models.status()), ...logs])
+      expect(text).not.toContain(KEY);
     expect(logs.some((l) => l.includes('HTTP 401'))).toBe(true);
   });
 

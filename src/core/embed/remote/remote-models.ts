@@ -86,7 +86,9 @@ export class RemoteModels {
   peekEmbedder(model: string): Embedder | undefined {
     const entry = this.entryFor(model);
     if (entry.status.state === 'loaded' && !entry.breaker.rejecting) return entry.embedder;
-    const recent = entry.lastFailureAt !== undefined && Date.now() - entry.lastFailureAt < (this.options.backgroundRetryMs ?? DEFAULT_BACKGROUND_RETRY_MS);
+    const recent =
+      entry.lastFailureAt !== undefined &&
+      Date.now() - entry.lastFailureAt < (this.options.backgroundRetryMs ?? DEFAULT_BACKGROUND_RETRY_MS);
     if (!entry.probing && !recent && !entry.breaker.rejecting) this.probe(entry).catch(() => undefined); // the outcome is in status()
     return undefined;
   }

@@ -15,7 +15,11 @@ const server = (dim?: number): Promise<FakeServer> => trackedServer(cleanup, dim
 
 function manager(remote: RemoteModelsOptions = {}): { models: WorkerModelManager; logs: string[] } {
   const logs: string[] = [];
-  const models = createModelManager({ dataDir: tempDir(), allowDownload: false, remote: { log: (level, m) => logs.push(`${level}: ${m}`), baseDelayMs: 5, maxDelayMs: 20, ...remote } });
+  const models = createModelManager({
+    dataDir: tempDir(),
+    allowDownload: false,
+    remote: { log: (level, m) => logs.push(`${level}: ${m}`), baseDelayMs: 5, maxDelayMs: 20, ...remote },
+  });
   cleanup.push(() => models.dispose());
   return { models, logs };
 }
@@ -30,7 +34,10 @@ async function failure(p: Promise<unknown>): Promise<RagError> {
   throw new Error('expected a failure');
 }
 
-const status = (code: number, headers: Record<string, string> = {}, body: unknown = { error: 'server trouble' }): Script => (_req, res) => sendJson(res, code, body, headers);
+const status =
+  (code: number, headers: Record<string, string> = {}, body: unknown = { error: 'server trouble' }): Script =>
+  (_req, res) =>
+    sendJson(res, code, body, headers);
 const hang: Script = () => true; // never answers
 
 describe('retries', () => {
@@ -174,7 +181,8 @@ describe('vector checks', () => {
 
   it('rejects a dimension other than the one asked for', async () => {
     const s = await server(16);
-    s.always = (req, res) => sendJson(res, 200, { data: (req.body.input as string[]).map((_, index) => ({ index, embedding: [1, 2, 3] })) });
+    s.always = (req, res) =>
+      sendJson(res, 200, { data: (req.body.input as string[]).map((_, index) => ({ index, embedding: [1, 2, 3] })) });
     const { models } = manager({ env: {} });
     const err = await failure(models.getEmbedder(`openai:m@${s.url}/v1?dimensions=256`));
     expect(err.message).toMatch(/returned 3-d vectors but 256-d were expected/);

@@ -28,24 +28,44 @@ describe('remote model strings', () => {
   it('parses ollama with the default host, a tag, and a host override', () => {
     const a = parseRemoteSpec('ollama:nomic-embed-text');
     expect(a).toMatchObject({
-      provider: 'ollama', name: 'nomic-embed-text', baseUrl: 'http://127.0.0.1:11434', endpoint: 'http://127.0.0.1:11434/api/embed',
-      resolved: 'ollama:nomic-embed-text@http://127.0.0.1:11434/api/embed', keyEnvExplicit: false,
+      provider: 'ollama',
+      name: 'nomic-embed-text',
+      baseUrl: 'http://127.0.0.1:11434',
+      endpoint: 'http://127.0.0.1:11434/api/embed',
+      resolved: 'ollama:nomic-embed-text@http://127.0.0.1:11434/api/embed',
+      keyEnvExplicit: false,
       prefixes: { query: 'search_query: ', passage: 'search_document: ' },
     });
     expect(a.keyEnv).toBeUndefined();
     const b = parseRemoteSpec('ollama:nomic-embed-text:v1.5@http://gpu-box:11434/');
-    expect(b).toMatchObject({ name: 'nomic-embed-text:v1.5', endpoint: 'http://gpu-box:11434/api/embed', prefixes: { query: 'search_query: ' } });
+    expect(b).toMatchObject({
+      name: 'nomic-embed-text:v1.5',
+      endpoint: 'http://gpu-box:11434/api/embed',
+      prefixes: { query: 'search_query: ' },
+    });
     expect(parseRemoteSpec('ollama:bge-m3@http://h:1/api/embed').endpoint).toBe('http://h:1/api/embed');
     expect(parseRemoteSpec('ollama:hf.co/user/Some-GGUF:Q8_0').name).toBe('hf.co/user/Some-GGUF:Q8_0');
   });
 
   it('parses openai with the default base, a custom base, and options', () => {
     const a = parseRemoteSpec('openai:text-embedding-3-small');
-    expect(a).toMatchObject({ provider: 'openai', endpoint: 'https://api.openai.com/v1/embeddings', keyEnv: 'OPENAI_API_KEY', prefixes: { query: '', passage: '' } });
-    const b = parseRemoteSpec('openai:text-embedding-3-small@https://api.example.com/v1?key_env=EXAMPLE_KEY&dimensions=256&batch=10&timeout_ms=5000&retries=1');
+    expect(a).toMatchObject({
+      provider: 'openai',
+      endpoint: 'https://api.openai.com/v1/embeddings',
+      keyEnv: 'OPENAI_API_KEY',
+      prefixes: { query: '', passage: '' },
+    });
+    const b = parseRemoteSpec(
+      'openai:text-embedding-3-small@https://api.example.com/v1?key_env=EXAMPLE_KEY&dimensions=256&batch=10&timeout_ms=5000&retries=1',
+    );
     expect(b).toMatchObject({
-      endpoint: 'https://api.example.com/v1/embeddings', keyEnv: 'EXAMPLE_KEY', keyEnvExplicit: true,
-      dimensions: 256, batchSize: 10, timeoutMs: 5000, retries: 1,
+      endpoint: 'https://api.example.com/v1/embeddings',
+      keyEnv: 'EXAMPLE_KEY',
+      keyEnvExplicit: true,
+      dimensions: 256,
+      batchSize: 10,
+      timeoutMs: 5000,
+      retries: 1,
     });
     expect(parseRemoteSpec('openai:BAAI/bge-m3@http://127.0.0.1:8080/v1/embeddings').endpoint).toBe('http://127.0.0.1:8080/v1/embeddings');
   });

@@ -62,7 +62,10 @@ export function isRemoteModel(model: string): boolean {
 
 function invalid(reason: string): RagError {
   // The string itself is not echoed: whatever a user pasted into it stays out of messages and logs.
-  return new RagError('invalid_parameter', `invalid remote embedding model: ${reason}. Syntax: ollama:<model>[@<url>][?options] or openai:<model>[@<url>][?options]`);
+  return new RagError(
+    'invalid_parameter',
+    `invalid remote embedding model: ${reason}. Syntax: ollama:<model>[@<url>][?options] or openai:<model>[@<url>][?options]`,
+  );
 }
 
 function intOption(name: OptionName, raw: string, min: number, max: number): number {
@@ -95,7 +98,8 @@ function parseBaseUrl(raw: string | undefined, provider: RemoteProvider): string
     throw invalid('the part after "@" is not a URL (expected http://host:port or https://host/path)');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('the URL must be http:// or https://');
-  if (url.username || url.password) throw invalid('credentials in the URL are not allowed; put the API key in an environment variable and name it with key_env');
+  if (url.username || url.password)
+    throw invalid('credentials in the URL are not allowed; put the API key in an environment variable and name it with key_env');
   if (url.hash || raw.includes('#')) throw invalid('the URL must not have a #fragment');
   if (!url.hostname) throw invalid('the URL has no host');
   let pathname = url.pathname.replace(/\/+$/, '');

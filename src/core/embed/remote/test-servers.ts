@@ -82,7 +82,13 @@ export async function startFakeServer(options: { dim?: number } = {}): Promise<F
         } catch {
           // left empty
         }
-        const recorded: RecordedRequest = { method: req.method ?? '', path: (req.url ?? '').split('?')[0]!, headers: req.headers, body, at: Date.now() };
+        const recorded: RecordedRequest = {
+          method: req.method ?? '',
+          path: (req.url ?? '').split('?')[0]!,
+          headers: req.headers,
+          body,
+          at: Date.now(),
+        };
         server.requests.push(recorded);
         const script = server.queue.shift() ?? server.always;
         if (script && (await script(recorded, res))) return;
