@@ -20,6 +20,9 @@ export const LAYERS = {
   renderer: { may: ['shared'], banned: [/^node:/, /^electron/, /^@lancedb\//, /^@huggingface\//, /^@modelcontextprotocol\//] },
 };
 
+/** What a test file may import in any layer (tests run under Node with vitest). */
+const TEST_PACKAGES = ['vitest', 'fast-check'];
+
 function layerOf(file) {
   const rel = path.relative(path.join(process.cwd(), 'src'), file);
   if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
@@ -43,6 +46,7 @@ export const layersRule = {
     const from = layerOf(file);
     if (!from) return {};
     const spec = LAYERS[from];
+    const isTest = /\.test\.tsx?$/.test(file);
     function check(node, source) {
       if (typeof source !== 'string') return;
       if (source.startsWith('.')) {
@@ -52,6 +56,7 @@ export const layersRule = {
         }
         return;
       }
+      if (isTest && TEST_PACKAGES.includes(source)) return;
       const bannedHit = spec.banned.some((re) => re.test(source));
       const notAllowed = spec.onlyPackages && !spec.onlyPackages.some((p) => source === p || source.startsWith(`${p}/`));
       if (bannedHit || notAllowed) context.report({ node, messageId: 'banned', data: { from, pkg: source } });

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { OWNER, secretsEqual, type KeyStore, type Principal } from '../core/auth/key-store.js';
+import { secretsEqual, type KeyStore } from '../core/auth/key-store.js';
+import { OWNER, type Principal } from '../core/auth/scope.js';
 
 /** The bearer token of a request, if it sent one. */
 export function bearerToken(req: IncomingMessage): string | undefined {

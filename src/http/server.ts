@@ -2,10 +2,11 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { ActivityLog } from '../core/activity/activity-log.js';
-import { keyStoreFor, type KeyStore, type Principal } from '../core/auth/key-store.js';
+import { keyStoreFor, type KeyStore } from '../core/auth/key-store.js';
+import type { Principal } from '../core/auth/scope.js';
 import { dataPaths } from '../core/config/data-dir.js';
 import type { Core } from '../core/core.js';
-import { Metrics } from '../mcp/metrics.js';
+import { Metrics } from '../core/metrics/metrics.js';
 import { RAGDESK_VERSION } from '../shared/version.js';
 import { handleApi } from './api-route.js';
 import { authenticate, DEFAULT_RATE_LIMIT, principalId, RateLimiter, type RateLimit } from './auth.js';
@@ -69,7 +70,7 @@ function routeOf(pathname: string): string {
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { core, logger } = options;
-  const metrics = options.metrics ?? new Metrics();
+  const metrics = options.metrics ?? new Metrics(core.opMetrics);
   const keys = options.keys ?? keyStoreFor(dataPaths(core.dataDir).keys);
   const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
   const mcp = new McpRoute({
@@ -151,7 +152,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     if (route === '/api') {
       const principal = authorize(req, res, true);
-      if (principal) await handleApi(req, res, decodeURIComponent(pathname.slice('/api/'.length)), principal, core, metrics);
+      if (principal) await handleApi(req, res, decodeURIComponent(pathname.slice('/api/'.length)), principal, core);
       return;
     }
     if (route === '/internal/handover') {

@@ -9,7 +9,6 @@ import { type AppInfo, type AppSettings, type AppSettingsPatch } from '../shared
 import { RAGDESK_VERSION } from '../shared/version.js';
 import type { AppPaths } from './app-paths.js';
 import { applyLaunchAtLogin } from './autostart.js';
-import { IngestGate } from './ingest-gate.js';
 import type { DesktopHandlers } from './ipc-bridge.js';
 import { claudeDesktopConfig, stdioCommand } from './mcp-config.js';
 import { LocalServer } from './server.js';
@@ -23,7 +22,6 @@ export class AppController {
   private window: BrowserWindow | null = null;
   private tray: AppTray | null = null;
   private quitting = false;
-  readonly gate = new IngestGate();
 
   private constructor(
     readonly core: Core,
@@ -33,7 +31,7 @@ export class AppController {
     private readonly opened: { dataDir: string; model: string },
   ) {}
 
-  /** Open the data dir (taking its lock) and wrap every contract client with the pause gate. */
+  /** Open the data dir (taking its lock). */
   static async open(settings: SettingsStore, paths: AppPaths): Promise<AppController> {
     const s = settings.get();
     const dataDir = resolveDataDir(s.dataDir || undefined);
@@ -52,18 +50,9 @@ export class AppController {
     const activity = activityLogFor(dataPaths(dataDir).activity);
     const server = new LocalServer(core, { staticDir: paths.rendererHtml.replace(/[\\/]index\.html$/, ''), activity });
     const controller = new AppController(core, server, settings, paths, { dataDir, model: s.embeddingModel });
-    controller.installGate();
+    // Pause is the core's middleware (every door, and background jobs); the tray only shows it.
+    core.ctx.pause.onChange(() => controller.refreshTray());
     return controller;
-  }
-
-  /** Pause/resume applies to every adapter: IPC, /api and MCP all reach Core through these two clients. */
-  private installGate(): void {
-    const core = this.core;
-    const gated = this.gate.wrap(core.client);
-    Object.defineProperty(core, 'client', { value: gated, configurable: true });
-    const clientFor = core.clientFor.bind(core);
-    core.clientFor = (scope) => this.gate.wrap(clientFor(scope));
-    this.gate.onChange(() => this.refreshTray());
   }
 
   async start(options: { hidden: boolean }): Promise<void> {
@@ -107,8 +96,8 @@ export class AppController {
       version: RAGDESK_VERSION,
       windowVisible: Boolean(this.window && !this.window.isDestroyed() && this.window.isVisible()),
       server: this.server.status,
-      indexingPaused: this.gate.isPaused,
-      activeIngests: this.gate.active,
+      indexingPaused: this.core.ctx.pause.isPaused,
+      activeIngests: this.core.ctx.pause.active,
     };
   }
 
@@ -137,7 +126,7 @@ export class AppController {
         clipboard.writeText(claudeDesktopConfig(this.stdio()));
         return;
       case 'toggle-pause':
-        this.gate.setPaused(!this.gate.isPaused);
+        await this.core.client.pauseIndexing({ paused: !this.core.ctx.pause.isPaused });
         return;
       case 'quit':
         return void app.quit();
@@ -155,7 +144,7 @@ export class AppController {
       server: { running: status.running, url: status.url, error: status.error },
       token: this.core.lock?.info.token ?? null,
       mcp_stdio: this.stdio(),
-      indexing_paused: this.gate.isPaused,
+      indexing_paused: this.core.ctx.pause.isPaused,
       restart_needed: wantedDir !== this.opened.dataDir || s.embeddingModel !== this.opened.model,
     };
   }
@@ -177,11 +166,11 @@ export class AppController {
         return next;
       },
       setIndexingPaused: async ({ paused }) => {
-        this.gate.setPaused(paused);
+        await this.core.client.pauseIndexing({ paused });
         return this.info();
       },
       openDocumentFile: async ({ kb_id, doc_id, page }) => {
-        const file = await this.core.documentFile(kb_id, doc_id);
+        const { path: file } = await this.core.client.documentFile({ kb_id, doc_id });
         // PDF viewers (browsers, most desktop readers) honour #page=N on a file URL; other files open as they are.
         if (page && file.toLowerCase().endsWith('.pdf')) {
           await shell.openExternal(`${pathToFileURL(file).href}#page=${page}`);
@@ -203,7 +192,7 @@ export class AppController {
 
   async shutdown(): Promise<void> {
     this.quitting = true;
-    this.gate.setPaused(false);
+    this.core.ctx.pause.setPaused(false);
     this.tray?.destroy();
     this.tray = null;
     await this.server.stop().catch(() => undefined);

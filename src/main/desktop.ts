@@ -1,5 +1,8 @@
 import { app, dialog, session } from 'electron';
 import { pathToFileURL } from 'node:url';
+import { OWNER_SCOPE } from '../core/auth/scope.js';
+import { Dispatcher } from '../core/dispatch/dispatcher.js';
+import { desktopContract } from '../shared/desktop.js';
 import { toErrorEnvelope } from '../shared/errors.js';
 import { appPaths } from './app-paths.js';
 import type { DesktopArgs } from './argv.js';
@@ -47,7 +50,9 @@ export async function startDesktop(args: DesktopArgs): Promise<void> {
     return;
   }
   const c = controller;
-  registerIpc(paths.rendererHtml, createIpcBridge({ client: c.core.client, desktop: c.handlers() }));
+  const desktop = new Dispatcher(desktopContract, c.handlers());
+  const dispatch = (method: string, input: unknown) => c.core.dispatch(method, input, OWNER_SCOPE);
+  registerIpc(paths.rendererHtml, createIpcBridge({ dispatch, desktop }));
 
   const s = settings.get();
   const atLogin = args.hidden || app.getLoginItemSettings().wasOpenedAtLogin;

@@ -1,6 +1,6 @@
 import { McpError, ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { scopeOf, type Principal } from '../core/auth/key-store.js';
-import type { CallerScope, Core } from '../core/core.js';
+import type { Principal } from '../core/auth/scope.js';
+import type { Core } from '../core/core.js';
 import type { RagClient } from '../shared/contract/index.js';
 import { RagError, toErrorEnvelope } from '../shared/errors.js';
 import { getPrompt } from './prompts.js';
@@ -49,12 +49,12 @@ export class LocalBackend implements Backend {
     }
   }
 
-  private async access(): Promise<{ core: Core; scope: CallerScope; client: RagClient; principal: Principal }> {
+  /** The contract as this caller may use it now (a revoked key or a changed right takes effect at once). */
+  private async access(): Promise<{ client: RagClient }> {
     const principal = this.options.principal();
     if (!principal) throw new RagError('permission_denied', 'the API key is unknown or was revoked');
     const core = await this.options.core();
-    const scope = scopeOf(principal, () => core.ctx.store.registry.list().map((kb) => kb.kb_id));
-    return { core, scope, principal, client: scope.admin ? core.client : core.clientFor(scope) };
+    return { client: core.clientFor(core.scopeOf(principal)) };
   }
 
   callTool(tool: AnyTool, args: unknown, _raw: unknown, call: CallInfo): Promise<CallToolResult> {
@@ -63,8 +63,8 @@ export class LocalBackend implements Backend {
 
   private async runTool(tool: AnyTool, args: unknown, call: CallInfo): Promise<CallToolResult> {
     try {
-      const { core, scope, client, principal } = await this.access();
-      const ctx: ToolContext = { core, scope, client, principal, signal: call.signal, ...(call.sample ? { sample: call.sample } : {}) };
+      const { client } = await this.access();
+      const ctx: ToolContext = { client, signal: call.signal, ...(call.sample ? { sample: call.sample } : {}) };
       const out = await tool.run(args as never, ctx);
       const checked = tool.output.safeParse(out);
       if (!checked.success) throw new RagError('internal', `${tool.name} produced a result outside its schema: ${checked.error.message}`);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActivityLog } from '../core/activity/activity-log.js';
-import { KeyStore, type Principal } from '../core/auth/key-store.js';
+import { KeyStore } from '../core/auth/key-store.js';
+import type { Principal } from '../core/auth/scope.js';
 import { dataPaths } from '../core/config/data-dir.js';
 import type { Core } from '../core/core.js';
-import { Metrics } from './metrics.js';
+import { Metrics } from '../core/metrics/metrics.js';
 import { makeFixture, memoryClient, openTestCore, payload, seedKbs, type Fixture } from './test-support.js';
 
 let fx: Fixture;
@@ -155,7 +156,7 @@ describe('key-scoped MCP access', () => {
     expect(created.key).toMatch(/^rdk_/);
     expect(keys.verify(created.key)).toMatchObject({ kind: 'key', name: 'via-contract' } satisfies Partial<Principal>);
     expect(await core.client.revokeKey({ key: 'via-contract' })).toMatchObject({ revoked: true });
-    const scoped = core.clientFor({ read: new Set(['alpha']), write: new Set(), admin: false });
+    const scoped = core.clientFor({ read: new Set(['alpha']), write: new Set(), owner: false });
     await expect(scoped.listKeys({})).rejects.toMatchObject({ code: 'permission_denied' });
     const act = await core.client.listActivity({ limit: 2 });
     expect(act.entries).toHaveLength(2);

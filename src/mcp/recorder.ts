@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { summarizeArgs, type ActivityLog } from '../core/activity/activity-log.js';
 import type { ActivityEntry } from '../shared/contract/keys.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../core/metrics/metrics.js';
 import { errorCodeOf, type CallRecord } from './server.js';
 
 export interface RecorderOptions {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CreateMessageRequestSchema, type CallToolResult, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
-import { OWNER, type Principal } from '../core/auth/key-store.js';
+import { OWNER, type Principal } from '../core/auth/scope.js';
 import { Core } from '../core/core.js';
 import { buildFixtureModel } from '../core/embed/fixture-model.js';
 import { LocalBackend } from './local-backend.js';

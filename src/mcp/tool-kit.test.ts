@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Hit } from '../shared/contract/index.js';
 import { extractiveAnswer } from './extractive.js';
-import { Metrics } from './metrics.js';
-import { parseFilterExpr } from './tool-kit.js';
+import { Metrics } from '../core/metrics/metrics.js';
 
 const hit = (text: string, doc_id = 'd'): Hit => ({
   kb_id: 'k',
@@ -14,22 +13,6 @@ const hit = (text: string, doc_id = 'd'): Hit => ({
   location: {},
   source: '',
   metadata: {},
-});
-
-describe('filter_expr', () => {
-  it('takes objects, JSON text and field__op=value pairs', () => {
-    expect(parseFilterExpr(null)).toBeNull();
-    expect(parseFilterExpr({})).toBeNull();
-    expect(parseFilterExpr({ year__gte: 2020 })).toEqual({ year__gte: 2020 });
-    expect(parseFilterExpr('{"year__gte": 2020}')).toEqual({ year__gte: 2020 });
-    expect(parseFilterExpr('year__gte=2020, source=wiki AND tags__in=["a","b"]')).toEqual({
-      year__gte: 2020,
-      source: 'wiki',
-      tags__in: ['a', 'b'],
-    });
-    expect(() => parseFilterExpr('{broken')).toThrow(/filter_expr/);
-    expect(() => parseFilterExpr('just words')).toThrow(/filter_expr/);
-  });
 });
 
 describe('extractive answer', () => {

@@ -1,17 +1,24 @@
 import type { CallToolResult, CreateMessageRequest, CreateMessageResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { CallerScope, Core } from '../core/core.js';
-import type { Principal } from '../core/auth/key-store.js';
-import { LocationSchema, MetadataSchema, type Hit, type RagClient } from '../shared/contract/index.js';
-import { RagError, toErrorEnvelope, type ErrorEnvelope } from '../shared/errors.js';
+import {
+  HitSchema,
+  MAX_FILTER_EXPR_CHARS,
+  SearchModeSchema,
+  SearchResultSchema,
+  type Hit,
+  type RagClient,
+} from '../shared/contract/index.js';
+import { toErrorEnvelope, type ErrorEnvelope } from '../shared/errors.js';
 
-/** What a tool handler gets: the engine, a client limited to the caller's rights, and the client's abilities. */
+export { parseFilterExpr } from '../shared/filter-expr.js';
+
+/**
+ * What a tool handler gets: the contract (limited to the caller's rights by the core's dispatcher) and the MCP
+ * client's abilities. Nothing else: a tool is an agent-facing adapter over the contract, never over the engine.
+ */
 export interface ToolContext {
-  core: Core;
   /** The contract, limited to what the caller may read and write. */
   client: RagClient;
-  scope: CallerScope;
-  principal: Principal;
   /** Ask the MCP client's own model (sampling), when the client declared that capability. */
   sample?: (params: CreateMessageRequest['params']) => Promise<CreateMessageResult>;
   signal: AbortSignal;
@@ -63,12 +70,11 @@ export const UseRerankArg = z
   .boolean()
   .default(true)
   .describe('Re-order candidates with the cross-encoder when it is loaded (default true; skipped, with a note, when it is not)');
-export const ModeArg = z
-  .enum(['hybrid', 'vector', 'fts'])
-  .default('hybrid')
-  .describe('hybrid (default): meaning + keywords fused; vector: meaning only; fts: exact keywords (BM25) only');
+export const ModeArg = SearchModeSchema.default('hybrid').describe(
+  'hybrid (default): meaning + keywords fused; vector: meaning only; fts: exact keywords (BM25) only',
+);
 export const FilterArg = z
-  .union([z.record(z.string(), z.unknown()), z.string()])
+  .union([z.record(z.string(), z.unknown()), z.string().max(MAX_FILTER_EXPR_CHARS)])
   .nullable()
   .default(null)
   .describe(
@@ -77,22 +83,11 @@ export const FilterArg = z
       'metadata fields shown by get_kb_info. null for none.',
   );
 
-export const HitOut = z.object({
-  kb_id: z.string(),
-  doc_id: z.string(),
-  title: z.string(),
-  text: z.string(),
-  score: z.number(),
-  chunk_index: z.number().int(),
-  location: LocationSchema,
-  source: z.string(),
-  metadata: MetadataSchema,
-});
+/** A hit as tools return it: the contract's hit. */
+export const HitOut = HitSchema;
 
-export const SearchOut = z.object({
-  hits: z.array(HitOut),
-  mode: z.enum(['hybrid', 'vector', 'fts']),
-  reranked: z.boolean(),
+/** A search answer as tools return it: the contract's, with `degraded` said as a `note` for the model. */
+export const SearchOut = SearchResultSchema.omit({ degraded: true }).extend({
   /** Why the answer is less than asked (model loading, reranker missing). */
   note: z.string().optional(),
 });
@@ -109,65 +104,4 @@ export function hitOut(h: Hit): z.input<typeof HitOut> {
     source: h.source,
     metadata: h.metadata,
   };
-}
-
-/** Split `a=1, b=[1,2] AND c="x,y"` on commas, AND and && outside brackets and quotes. */
-function splitTopLevel(text: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let quote = '';
-  let cur = '';
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quote) {
-      if (ch === quote && text[i - 1] !== '\\') quote = '';
-    } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '[' || ch === '{') depth++;
-    else if (ch === ']' || ch === '}') depth--;
-    else if (depth === 0) {
-      const and = /^(?:\s+AND\s+|\s*&&\s*)/i.exec(text.slice(i));
-      if (ch === ',' || and) {
-        parts.push(cur);
-        cur = '';
-        if (and) i += and[0].length - 1;
-        continue;
-      }
-    }
-    cur += ch;
-  }
-  parts.push(cur);
-  return parts.map((p) => p.trim()).filter(Boolean);
-}
-
-/**
- * `filter_expr` as an object, or as text a model may send instead: JSON (`{"year__gte": 2020}`) or
- * `field__op=value` pairs separated by commas or "AND" (values read as JSON when they parse).
- */
-export function parseFilterExpr(expr: Record<string, unknown> | string | null | undefined): Record<string, unknown> | null {
-  if (expr === null || expr === undefined) return null;
-  if (typeof expr !== 'string') return Object.keys(expr).length ? expr : null;
-  const text = expr.trim();
-  if (!text || text === 'null') return null;
-  if (text.startsWith('{')) {
-    try {
-      const parsed = JSON.parse(text) as unknown;
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-    } catch {
-      // fall through to the error below
-    }
-    throw new RagError('invalid_parameter', 'filter_expr: not a valid JSON object');
-  }
-  const out: Record<string, unknown> = {};
-  for (const part of splitTopLevel(text)) {
-    const m = /^([A-Za-z0-9_.:-]+?)\s*(==|=|:)\s*(.+)$/.exec(part);
-    if (!m) throw new RagError('invalid_parameter', `filter_expr: cannot read "${part}"; use {"field__op": value}`);
-    let value: unknown = m[3]!.trim();
-    try {
-      value = JSON.parse(value as string);
-    } catch {
-      value = (value as string).replace(/^['"]|['"]$/g, '');
-    }
-    out[m[1]!] = value;
-  }
-  return Object.keys(out).length ? out : null;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChunkingConfigSchema, DEFAULT_CHUNKING, DocIdSchema, KbIdSchema } from './contract/common.js';
+import type { ClientOf, OpSpec } from './contract/op.js';
 import type { ErrorEnvelope } from './errors.js';
 
 /**
@@ -79,22 +80,28 @@ export type AppInfo = z.infer<typeof AppInfoSchema>;
 
 const Empty = z.object({}).strict();
 
+/** The window is the owner: every desktop operation is `admin` (it never reaches a key). */
+const desktopOp = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O, summary: string): OpSpec<I, O> => ({
+  input,
+  output,
+  kind: 'admin',
+  summary,
+});
+
 export const desktopContract = {
-  appInfo: { input: Empty, output: AppInfoSchema },
-  getSettings: { input: Empty, output: AppSettingsSchema },
-  updateSettings: { input: AppSettingsPatchSchema, output: AppSettingsSchema },
-  setIndexingPaused: { input: z.object({ paused: z.boolean() }).strict(), output: AppInfoSchema },
-  /** Open the file a document came from with the OS (PDFs at the hit's page where the viewer supports it). */
-  openDocumentFile: {
-    input: z.object({ kb_id: KbIdSchema, doc_id: DocIdSchema, page: z.number().int().positive().optional() }).strict(),
-    output: z.object({ path: z.string(), opened: z.boolean() }),
-  },
+  appInfo: desktopOp(Empty, AppInfoSchema, 'Version, data dir, server URL and token, MCP launcher, pause state'),
+  getSettings: desktopOp(Empty, AppSettingsSchema, 'The settings'),
+  updateSettings: desktopOp(AppSettingsPatchSchema, AppSettingsSchema, 'Change settings (applied at once where possible)'),
+  setIndexingPaused: desktopOp(z.object({ paused: z.boolean() }).strict(), AppInfoSchema, 'Pause or resume indexing'),
+  openDocumentFile: desktopOp(
+    z.object({ kb_id: KbIdSchema, doc_id: DocIdSchema, page: z.number().int().positive().optional() }).strict(),
+    z.object({ path: z.string(), opened: z.boolean() }),
+    "Open the file a document came from with the OS (PDFs at the hit's page where the viewer supports it)",
+  ),
 } as const;
 export type DesktopContract = typeof desktopContract;
 export type DesktopMethodName = keyof DesktopContract;
 export const DESKTOP_METHOD_NAMES = Object.keys(desktopContract) as DesktopMethodName[];
 
 /** The desktop-only client (inside Electron). */
-export type DesktopClient = {
-  [M in DesktopMethodName]: (input: z.input<DesktopContract[M]['input']>) => Promise<z.output<DesktopContract[M]['output']>>;
-};
+export type DesktopClient = ClientOf<DesktopContract>;

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { OWNER } from '../../core/auth/key-store.js';
+import { OWNER } from '../../core/auth/scope.js';
 import { Core } from '../../core/core.js';
 import { buildFixtureModel } from '../../core/embed/fixture-model.js';
 import { startHttpServer } from '../../http/server.js';
@@ -228,11 +228,11 @@ export async function benchMcp(): Promise<Record<string, unknown>> {
     core = await Core.open({ dataDir: dirA, allowDownload: false });
     await core.ctx.models.getEmbedder(model.dir);
     const engine = core;
-    for (let i = 0; i < WARMUP; i++) await engine.search(searchArgs(i));
+    for (let i = 0; i < WARMUP; i++) await engine.client.search(searchArgs(i));
     const inproc: number[] = [];
     for (let i = 0; i < CALLS; i++) {
       const t = performance.now();
-      await engine.search(searchArgs(i));
+      await engine.client.search(searchArgs(i));
       inproc.push(performance.now() - t);
     }
     const server = createMcpServer({ backend: async () => new LocalBackend({ core: () => engine, principal: () => OWNER }) });

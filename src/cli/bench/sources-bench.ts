@@ -53,10 +53,10 @@ export async function benchSources(workDir: string): Promise<Record<string, unkn
     await core.client.createKb({ kb_id: 'small', embedding_model: model.dir });
     await core.client.createKb({ kb_id: 'large', embedding_model: model.dir });
     let start = performance.now();
-    await core.sources.add({ kb_id: 'small', path: small, source_id: 'small' });
+    await core.client.addSource({ kb_id: 'small', path: small, source_id: 'small' });
     out.first_sync_1k_s = round((performance.now() - start) / 1000);
     start = performance.now();
-    await core.sources.add({ kb_id: 'large', path: large, source_id: 'large' });
+    await core.client.addSource({ kb_id: 'large', path: large, source_id: 'large' });
     out.first_sync_10k_s = round((performance.now() - start) / 1000);
     await flushIndexing(core.ctx);
 

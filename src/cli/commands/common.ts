@@ -31,22 +31,3 @@ export function chunkingFrom(o: { strategy?: string; chunkSize?: number; chunkOv
   if (o.chunkOverlap !== undefined) c.chunk_overlap = o.chunkOverlap;
   return Object.keys(c).length ? (c as ChunkingOverride) : undefined;
 }
-
-/** `--filter key=value`: the value is read as JSON when it parses (numbers, booleans, lists), else as a string. */
-export function parseFilters(items: string[] | undefined): Record<string, unknown> | undefined {
-  if (!items?.length) return undefined;
-  const out: Record<string, unknown> = {};
-  for (const item of items) {
-    const at = item.indexOf('=');
-    if (at <= 0) throw new InvalidArgumentError(`--filter expects key=value, got "${item}"`);
-    const raw = item.slice(at + 1);
-    let value: unknown = raw;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      value = raw;
-    }
-    out[item.slice(0, at)] = value;
-  }
-  return out;
-}

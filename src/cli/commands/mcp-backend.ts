@@ -1,13 +1,14 @@
 import type { Logger } from 'pino';
 import type { ActivityLog } from '../../core/activity/activity-log.js';
-import { OWNER, type KeyStore, type Principal } from '../../core/auth/key-store.js';
+import type { KeyStore } from '../../core/auth/key-store.js';
+import { OWNER, type Principal } from '../../core/auth/scope.js';
 import { dataPaths } from '../../core/config/data-dir.js';
 import { liveLockOwner } from '../../core/config/lock.js';
 import type { Core } from '../../core/core.js';
 import { isLoopbackHost } from '../../http/security.js';
 import type { RunningHttpServer } from '../../http/server.js';
 import { LocalBackend } from '../../mcp/local-backend.js';
-import type { Metrics } from '../../mcp/metrics.js';
+import type { Metrics } from '../../core/metrics/metrics.js';
 import { RemoteBackend } from '../../mcp/remote-backend.js';
 import type { Backend } from '../../mcp/server.js';
 import type { FailoverBackend, StdioClientFacts } from '../../mcp/stdio.js';
@@ -103,6 +104,7 @@ export class StdioBackends {
       dataDir: this.o.dataDir,
       allowDownload: this.o.allowDownload,
       watchSources: true,
+      opMetrics: this.o.metrics.api,
       ...cliCoreDefaults(),
     });
     this.core = core;

@@ -4,7 +4,7 @@ import { activityLogFor } from '../../core/activity/activity-log.js';
 import { keyStoreFor } from '../../core/auth/key-store.js';
 import { dataPaths } from '../../core/config/data-dir.js';
 import { createLogger } from '../../core/logging/logger.js';
-import { Metrics } from '../../mcp/metrics.js';
+import { Metrics } from '../../core/metrics/metrics.js';
 import { callRecorder } from '../../mcp/recorder.js';
 import { startStdioServer } from '../../mcp/stdio.js';
 import { globals } from './common.js';

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { Hit } from '../../shared/contract/index.js';
 import { withCore } from '../open-core.js';
 import { printJson, printLine } from '../output.js';
-import { collect, globals, intArg, parseFilters } from './common.js';
+import { parseFilterList } from '../../shared/filter-expr.js';
+import { collect, globals, intArg } from './common.js';
 
 function citation(h: Hit): string {
   const parts = [`${h.kb_id}/${h.doc_id}#${h.chunk_index}`];
@@ -33,7 +34,7 @@ export function registerSearch(program: Command): void {
           cmd.error('give --kb <kb_id> or --all');
         }
         await withCore(g, async (core) => {
-          const filter = parseFilters(o.filter);
+          const filter = parseFilterList(o.filter);
           const res = await core.client.search({
             query,
             ...(o.kb?.length && !o.all ? { kb_ids: o.kb } : {}),

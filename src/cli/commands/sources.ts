@@ -85,6 +85,7 @@ export function registerSources(program: Command): void {
               include: o.include ?? [],
               exclude: o.exclude ?? [],
               recursive: o.recursive,
+              sync: true,
               ...(o.id ? { source_id: o.id } : {}),
             },
             false,

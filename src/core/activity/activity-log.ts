@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ActivityEntrySchema, ListActivityInputSchema, type ActivityEntry, type ListActivityResult } from '../../shared/contract/keys.js';
-import { parseInput } from '../services/validate.js';
+import {
+  ActivityEntrySchema,
+  ListActivityInputSchema,
+  type ActivityEntry,
+  type ListActivityInput,
+  type ListActivityResult,
+} from '../../shared/contract/keys.js';
 import { writeFileAtomic } from '../store/json-file.js';
 
 export const DEFAULT_ACTIVITY_KEEP = 1000;
@@ -92,8 +97,8 @@ export class ActivityLog {
   }
 
   /** Newest first, optionally filtered by tool or key name. */
-  list(raw: unknown = {}): ListActivityResult {
-    const input = parseInput(ListActivityInputSchema, raw ?? {});
+  list(input: Partial<ListActivityInput> = {}): ListActivityResult {
+    const limit = input.limit ?? ListActivityInputSchema.shape.limit.parse(undefined);
     const entries: ActivityEntry[] = [];
     for (const line of this.readLines().slice(-this.keep)) {
       try {
@@ -107,7 +112,7 @@ export class ActivityLog {
       }
     }
     entries.reverse();
-    return { total: entries.length, entries: entries.slice(0, input.limit) };
+    return { total: entries.length, entries: entries.slice(0, limit) };
   }
 
   close(): void {

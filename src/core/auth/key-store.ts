@@ -1,11 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CreateKeyInputSchema, type ApiKeyInfo, type CreatedKey, type CreateKeyInput, type KbRights } from '../../shared/contract/keys.js';
+import type { ApiKeyInfo, CreatedKey, KbRights } from '../../shared/contract/keys.js';
+import type { ParsedInput } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
-import type { CallerScope } from '../core.js';
-import { parseInput } from '../services/validate.js';
 import { readJsonFile, writeFileAtomic } from '../store/json-file.js';
+import type { Principal } from './scope.js';
 
 /** What keys.json holds for each key: its sha256, never the key. */
 export interface StoredKey {
@@ -23,11 +23,6 @@ interface KeysFile {
   version: 1;
   keys: StoredKey[];
 }
-
-/** Who is calling: the local owner (full rights) or an API key. */
-export type Principal = { kind: 'owner'; name: 'owner' } | { kind: 'key'; id: string; name: string; read: KbRights; write: KbRights };
-
-export const OWNER: Principal = { kind: 'owner', name: 'owner' };
 
 export const KEY_PREFIX = 'rdk_';
 const LAST_USED_EVERY_MS = 60_000;
@@ -47,23 +42,6 @@ export function secretsEqual(a: string, b: string): boolean {
 function info(k: StoredKey): ApiKeyInfo {
   const { hash: _h, ...rest } = k;
   return rest;
-}
-
-function rightsSet(rights: KbRights, all: Iterable<string>): Set<string> {
-  return new Set(rights === '*' ? all : rights);
-}
-
-/**
- * The scope a principal gets, resolved now against the KBs that exist (so `'*'` also covers KBs created after
- * the key). Write implies read.
- */
-export function scopeOf(principal: Principal, allKbIds: () => Iterable<string>): CallerScope {
-  if (principal.kind === 'owner') return { admin: true };
-  const ids = [...allKbIds()];
-  const write = rightsSet(principal.write, ids);
-  const read = rightsSet(principal.read, ids);
-  for (const id of write) read.add(id);
-  return { read, write, admin: false };
 }
 
 /**
@@ -132,8 +110,7 @@ export class KeyStore {
   }
 
   /** Create a key; the returned `key` is the only time it is ever shown. */
-  create(raw: CreateKeyInput): CreatedKey {
-    const input = parseInput(CreateKeyInputSchema, raw);
+  create(input: ParsedInput<'createKey'>): CreatedKey {
     const read: KbRights = input.read ?? (input.write === undefined ? '*' : []);
     const write: KbRights = input.write ?? [];
     const key = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;

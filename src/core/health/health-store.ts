@@ -1,14 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  HEALTH_STATUSES,
-  HealthReportInputSchema,
-  type HealthEntry,
-  type HealthReport,
-  type HealthStatus,
-} from '../../shared/contract/index.js';
+import { HEALTH_STATUSES, type ParsedInput, type HealthEntry, type HealthReport, type HealthStatus } from '../../shared/contract/index.js';
 import type { CoreContext } from '../services/context.js';
-import { parseInput } from '../services/validate.js';
 import { FileLedger, ledgerPath, type FileRecord } from './ledger.js';
 
 /** Statuses that mean "not in the KB because it could not be read". */
@@ -62,8 +55,7 @@ export function toEntry(r: FileRecord): HealthEntry {
 }
 
 /** The last health report of a KB: one entry per file ingested through a source or `ragdesk add`, worst first. */
-export async function healthReport(ctx: CoreContext, store: HealthStore, raw: unknown): Promise<HealthReport> {
-  const input = parseInput(HealthReportInputSchema, raw);
+export async function healthReport(ctx: CoreContext, store: HealthStore, input: ParsedInput<'healthReport'>): Promise<HealthReport> {
   const kb = ctx.store.registry.get(input.kb_id);
   const present = new Set((await ctx.store.docs.docHashes(kb.kb_id)).keys());
   const all: HealthEntry[] = [];

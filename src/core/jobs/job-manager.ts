@@ -1,10 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ListJobsInputSchema, type Job } from '../../shared/contract/index.js';
+import type { Job, ParsedInput } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import type { CoreContext } from '../services/context.js';
-import { parseInput } from '../services/validate.js';
 import { JobHandle, type JobHeader } from './journal.js';
 import { runJob, type RunEnv } from './runner.js';
 
@@ -85,8 +84,7 @@ export class JobManager {
     return run;
   }
 
-  list(raw: unknown, readable?: ReadonlySet<string>): { jobs: Job[] } {
-    const input = parseInput(ListJobsInputSchema, raw);
+  list(input: ParsedInput<'listJobs'>, readable?: ReadonlySet<string>): { jobs: Job[] } {
     const jobs = [...this.jobs.values()]
       .filter(
         (j) =>

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dataPaths } from '../config/data-dir.js';
 import { Core } from '../core.js';
+import { AddSourceInputSchema } from '../../shared/contract/index.js';
 import { eventually, fixtureModels, tempDir } from '../test-support.js';
 import { ingestFilesJob } from './files-job.js';
 import { JobHandle } from './journal.js';
@@ -24,7 +25,7 @@ describe('jobs that survive restarts', () => {
     const dir = folderOf(300, 'r');
     let core = await Core.open({ dataDir, allowDownload: false });
     await core.client.createKb({ kb_id: 'k', embedding_model: model });
-    await core.sources.add({ kb_id: 'k', path: dir, source_id: 's' }, false);
+    await core.sources.add(AddSourceInputSchema.parse({ kb_id: 'k', path: dir, source_id: 's' }), false);
     // Stop after the first batch, as quitting the app would.
     await core.sources.sync('s', {}, false, (job) => {
       job.stop = 'close';

@@ -176,6 +176,8 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
     };
 
     for (const { i, item } of job.pending()) {
+      // Indexing paused (the tray's switch): nothing is parsed or written until resume.
+      await ctx.pause.wait();
       if (job.stop) break;
       job.current = item.key;
       if (item.action === 'delete') {

@@ -153,7 +153,8 @@ describe('validation and cross-KB search', () => {
     expect(res.hits.map((h) => h.kb_id)).toEqual(['other']);
   });
   it('limits a scoped caller to its KBs', async () => {
-    const res = await core.search({ query: 'customs', mode: 'fts', top_k: 10 }, { allowed: new Set(['other']) });
+    const scoped = core.clientFor({ owner: false, read: new Set(['other']), write: new Set() });
+    const res = await scoped.search({ query: 'customs', mode: 'fts', top_k: 10 });
     expect(res.hits.every((h) => h.kb_id === 'other')).toBe(true);
   });
 });

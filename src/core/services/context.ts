@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { DEFAULT_CHUNKING, type ChunkingConfig } from '../../shared/contract/index.js';
 import type { ModelManager } from '../embed/types.js';
 import type { Store } from '../store/store.js';
+import type { PauseGate } from '../util/pause-gate.js';
 
 export interface CoreOptions {
   dataDir: string;
@@ -49,4 +50,6 @@ export interface CoreContext {
   models: ModelManager;
   options: CoreOptions;
   events: EventEmitter<{ ingest: [IngestEvent] }>;
+  /** Indexing paused (the tray's switch): background writers wait on it before each batch. */
+  pause: PauseGate;
 }

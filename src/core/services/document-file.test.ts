@@ -19,9 +19,9 @@ describe('documentFile', () => {
     const file = path.join(dir, 'notes.md');
     fs.writeFileSync(file, '# Notes\n\nCustoms papers are kept in the blue folder.\n');
     await core.client.addFile({ kb_id: 'k', path: file });
-    expect(await core.documentFile('k', 'notes.md')).toBe(file);
+    expect((await core.client.documentFile({ kb_id: 'k', doc_id: 'notes.md' })).path).toBe(file);
     fs.renameSync(file, path.join(dir, 'moved.md'));
-    expect(await errorCode(core.documentFile('k', 'notes.md'))).toBe('invalid_parameter');
+    expect(await errorCode(core.client.documentFile({ kb_id: 'k', doc_id: 'notes.md' }))).toBe('invalid_parameter');
   });
 
   it('joins a folder source document with its folder', async () => {
@@ -32,12 +32,12 @@ describe('documentFile', () => {
     await core.client.syncSource({ source_id: source.source_id });
     const docId = `${source.source_id}/sub/guide.txt`;
     await core.client.getDocument({ kb_id: 'k', doc_id: docId });
-    expect(await core.documentFile('k', docId)).toBe(path.join(folder, 'sub', 'guide.txt'));
+    expect((await core.client.documentFile({ kb_id: 'k', doc_id: docId })).path).toBe(path.join(folder, 'sub', 'guide.txt'));
   });
 
   it('refuses documents that never were files', async () => {
     await core.client.addDocument({ kb_id: 'k', doc_id: 'typed', content: 'Typed by an agent.' });
-    expect(await errorCode(core.documentFile('k', 'typed'))).toBe('invalid_parameter');
-    expect(await errorCode(core.documentFile('k', 'missing'))).toBe('document_not_found');
+    expect(await errorCode(core.client.documentFile({ kb_id: 'k', doc_id: 'typed' }))).toBe('invalid_parameter');
+    expect(await errorCode(core.client.documentFile({ kb_id: 'k', doc_id: 'missing' }))).toBe('document_not_found');
   });
 });

@@ -1,17 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
-  AddBatchInputSchema,
-  AddDocumentInputSchema,
-  AddFileInputSchema,
   DocumentItemSchema,
-  ListChunksInputSchema,
-  ListDocumentsInputSchema,
-  UploadFileInputSchema,
   type AddBatchResult,
   type AddResult,
   type DocumentFull,
   type ListDocumentsResult,
+  type ParsedInput,
 } from '../../shared/contract/index.js';
 import { RagError, toErrorEnvelope } from '../../shared/errors.js';
 import { getParser, parseBytes } from '../parse/registry.js';
@@ -19,7 +14,7 @@ import type { ParsedDocument } from '../parse/types.js';
 import { sqlString } from '../store/sql.js';
 import type { CoreContext } from './context.js';
 import { commitDocuments, prepareDocument, resolveChunking, type PreparedDoc } from './ingest.js';
-import { parseInput } from './validate.js';
+import { parseInput } from '../util/validate.js';
 
 const WHOLE = { strategy: 'whole', chunk_size: 8192, chunk_overlap: 0 } as const;
 
@@ -54,15 +49,13 @@ async function prepareItem(ctx: CoreContext, kbId: string, raw: unknown, overwri
   });
 }
 
-export async function addDocument(ctx: CoreContext, raw: unknown): Promise<AddResult> {
-  const input = parseInput(AddDocumentInputSchema, raw);
+export async function addDocument(ctx: CoreContext, input: ParsedInput<'addDocument'>): Promise<AddResult> {
   const { kb_id, overwrite, ...item } = input;
   const prepared = await prepareItem(ctx, kb_id, item, overwrite);
   return unwrap((await commitDocuments(ctx, kb_id, [prepared]))[0]);
 }
 
-export async function addDocumentsBatch(ctx: CoreContext, raw: unknown): Promise<AddBatchResult> {
-  const input = parseInput(AddBatchInputSchema, raw);
+export async function addDocumentsBatch(ctx: CoreContext, input: ParsedInput<'addDocumentsBatch'>): Promise<AddBatchResult> {
   ctx.store.registry.get(input.kb_id);
   const results: AddBatchResult['results'] = [];
   const prepared: Array<{ index: number; doc: PreparedDoc }> = [];
@@ -131,8 +124,7 @@ export async function prepareFile(ctx: CoreContext, kbId: string, file: FileItem
   });
 }
 
-export async function addFile(ctx: CoreContext, raw: unknown): Promise<AddResult> {
-  const input = parseInput(AddFileInputSchema, raw);
+export async function addFile(ctx: CoreContext, input: ParsedInput<'addFile'>): Promise<AddResult> {
   ctx.store.registry.get(input.kb_id);
   const abs = path.resolve(input.path);
   const stat = await fs.stat(abs).catch((err: unknown) => {
@@ -158,8 +150,7 @@ export async function addFile(ctx: CoreContext, raw: unknown): Promise<AddResult
   return unwrap((await commitDocuments(ctx, input.kb_id, [prepared]))[0]);
 }
 
-export async function uploadFile(ctx: CoreContext, raw: unknown): Promise<AddResult> {
-  const input = parseInput(UploadFileInputSchema, raw);
+export async function uploadFile(ctx: CoreContext, input: ParsedInput<'uploadFile'>): Promise<AddResult> {
   ctx.store.registry.get(input.kb_id);
   const data = Buffer.from(input.data_base64, 'base64');
   const prepared = await prepareFile(
@@ -188,8 +179,7 @@ export async function getDocument(ctx: CoreContext, kbId: string, docId: string)
   return rest;
 }
 
-export async function listDocuments(ctx: CoreContext, raw: unknown): Promise<ListDocumentsResult> {
-  const input = parseInput(ListDocumentsInputSchema, raw);
+export async function listDocuments(ctx: CoreContext, input: ParsedInput<'listDocuments'>): Promise<ListDocumentsResult> {
   ctx.store.registry.get(input.kb_id);
   let all = await ctx.store.docs.listAll(input.kb_id);
   if (input.title_contains) {
@@ -217,8 +207,7 @@ export async function deleteDocument(ctx: CoreContext, kbId: string, docId: stri
   });
 }
 
-export async function listChunks(ctx: CoreContext, raw: unknown) {
-  const input = parseInput(ListChunksInputSchema, raw);
+export async function listChunks(ctx: CoreContext, input: ParsedInput<'listChunks'>) {
   await getDocument(ctx, input.kb_id, input.doc_id);
   const table = await ctx.store.chunks(input.kb_id);
   if (!table) return { total: 0, chunks: [] };

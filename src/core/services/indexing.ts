@@ -107,6 +107,7 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
 export async function backfillVectors(ctx: CoreContext, kbId: string, embedder: Embedder): Promise<number> {
   let done = 0;
   for (;;) {
+    await ctx.pause.wait();
     const table = await ctx.store.chunks(kbId);
     if (!table) return done;
     if (table.dim === 0) await ctx.store.write(kbId, () => ensureChunkTable(ctx, ctx.store.registry.get(kbId), embedder));

@@ -1,21 +1,10 @@
-import {
-  ChunkingConfigSchema,
-  CreateKbInputSchema,
-  UpdateKbInputSchema,
-  type CreateKbInput,
-  type Kb,
-  type KbStats,
-  type KbSummary,
-  type UpdateKbInput,
-} from '../../shared/contract/index.js';
+import { ChunkingConfigSchema, type Kb, type KbStats, type KbSummary, type ParsedInput } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { isRemoteModel, parseRemoteSpec } from '../embed/remote/remote-spec.js';
 import type { CoreContext } from './context.js';
 import { activeModelChange, forgetModelChange } from './model-change.js';
-import { parseInput } from './validate.js';
 
-export async function createKb(ctx: CoreContext, raw: CreateKbInput): Promise<Kb> {
-  const input = parseInput(CreateKbInputSchema, raw);
+export async function createKb(ctx: CoreContext, input: ParsedInput<'createKb'>): Promise<Kb> {
   return ctx.store.writes.run(`kb:${input.kb_id}`, async () => {
     if (ctx.store.registry.find(input.kb_id)) {
       throw new RagError('invalid_parameter', `knowledge base "${input.kb_id}" already exists`, { details: { kb_id: input.kb_id } });
@@ -47,8 +36,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-export async function updateKb(ctx: CoreContext, raw: UpdateKbInput): Promise<Kb> {
-  const input = parseInput(UpdateKbInputSchema, raw);
+export async function updateKb(ctx: CoreContext, input: ParsedInput<'updateKb'>): Promise<Kb> {
   const kb = ctx.store.registry.get(input.kb_id);
   const { chunking: override, kb_id: _id, ...rest } = input;
   const chunking = ChunkingConfigSchema.safeParse({ ...kb.chunking, ...stripUndefined(override ?? {}) });

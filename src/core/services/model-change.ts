@@ -255,7 +255,8 @@ async function run(ctx: CoreContext, live: LiveChange, signal: AbortSignal): Pro
       changes.update(live, { chunks_total: diff.total, chunks_done: diff.done });
       live.pace ??= { t0: Date.now(), done0: diff.done };
       if (diff.missing.length === 0 || (pass > 0 && diff.missing.length <= LOCKED_CATCH_UP_MAX)) break;
-      await copyReembedded(source, shadow, diff.missing, embedder, copy);
+      // Bulk passes wait while indexing is paused (the catch-up under the write lock below is short and does not).
+      await copyReembedded(source, shadow, diff.missing, embedder, { ...copy, beforeBatch: () => ctx.pause.wait() });
     }
     changes.update(live, { state: 'indexing' });
     if ((await shadow.count()) > 0) await shadow.ensureFtsIndex();

@@ -1,16 +1,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_CHUNKING, PreviewInputSchema, type Kb, type PreviewResult } from '../../shared/contract/index.js';
+import { DEFAULT_CHUNKING, type Kb, type ParsedInput, type PreviewResult } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { chunkDocumentWithWarnings } from '../chunk/index.js';
 import type { CoreContext } from './context.js';
 import { parseFileBytes, parseText } from './document-service.js';
 import { resolveChunking, tryEmbedder } from './ingest.js';
-import { parseInput } from './validate.js';
 
 /** Parse and chunk without writing anything: what the KB would store. */
-export async function preview(ctx: CoreContext, raw: unknown): Promise<PreviewResult> {
-  const input = parseInput(PreviewInputSchema, raw);
+export async function preview(ctx: CoreContext, input: ParsedInput<'preview'>): Promise<PreviewResult> {
   const kb: Kb | undefined = input.kb_id ? ctx.store.registry.get(input.kb_id) : undefined;
   let parsed;
   if (input.path !== undefined) {

@@ -33,6 +33,8 @@ export interface CopyOptions {
   fields: () => Readonly<Record<string, MetadataFieldType>>;
   signal?: AbortSignal;
   onBatch?: (copied: number) => void;
+  /** Awaited before each batch (the pause gate). */
+  beforeBatch?: () => Promise<void>;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function copyReembedded(
 ): Promise<number> {
   let copied = 0;
   for (let i = 0; i < ids.length; i += REEMBED_BATCH) {
+    await options.beforeBatch?.();
     options.signal?.throwIfAborted();
     const rows = await source.rowsForCopy(ids.slice(i, i + REEMBED_BATCH));
     if (rows.length === 0) continue;

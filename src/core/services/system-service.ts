@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Diagnostic } from '../../shared/contract/index.js';
+import type { Diagnostic, ModelStatus } from '../../shared/contract/index.js';
 import { RAGDESK_VERSION } from '../../shared/version.js';
 import { dataPaths } from '../config/data-dir.js';
 import type { CoreContext } from './context.js';
@@ -21,10 +21,22 @@ export async function stats(ctx: CoreContext, allowed?: ReadonlySet<string>) {
   return { kbs: await Promise.all(kbs.map((kb) => kbStats(ctx, kb))) };
 }
 
+/**
+ * The state of the models a caller's KBs use, and the rerankers. The owner (`allowed` undefined) sees every model;
+ * a key learns nothing about models only other KBs use.
+ */
+export function modelStatus(ctx: CoreContext, allowed?: ReadonlySet<string>): ModelStatus[] {
+  const all = ctx.models.status();
+  if (!allowed) return all;
+  const used = new Set(ctx.store.registry.list().flatMap((kb) => (allowed.has(kb.kb_id) ? [kb.embedding_model] : [])));
+  return all.filter((m) => m.kind === 'rerank' || used.has(m.model));
+}
+
+/** Index and model state, versions and warnings, limited to the KBs `allowed` (undefined: all, with paths). */
 export async function diagnostic(ctx: CoreContext, allowed?: ReadonlySet<string>): Promise<Diagnostic> {
   const paths = dataPaths(ctx.options.dataDir);
   const { kbs } = await stats(ctx, allowed);
-  const models = ctx.models.status();
+  const models = modelStatus(ctx, allowed);
   const warnings: string[] = [];
   for (const m of models) {
     if (m.state === 'missing' || m.state === 'error') {
@@ -46,10 +58,10 @@ export async function diagnostic(ctx: CoreContext, allowed?: ReadonlySet<string>
       );
     }
   }
-  if (!fs.existsSync(paths.lance)) warnings.push(`store folder ${paths.lance} does not exist yet`);
+  if (!allowed && !fs.existsSync(paths.lance)) warnings.push(`store folder ${paths.lance} does not exist yet`);
   return {
-    data_dir: paths.root,
-    store_path: paths.lance,
+    data_dir: allowed ? null : paths.root,
+    store_path: allowed ? null : paths.lance,
     versions: {
       node: process.versions.node,
       ragdesk: RAGDESK_VERSION,

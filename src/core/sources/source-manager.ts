@@ -1,19 +1,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  AddSourceInputSchema,
-  RemoveSourceInputSchema,
-  SyncSourceInputSchema,
-  type Source,
-  type SyncSourceResult,
-  type SyncSummary,
-} from '../../shared/contract/index.js';
+import { type ParsedInput, type Source, type SyncSourceResult, type SyncSummary } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { deleteDocs } from '../jobs/delete-docs.js';
 import { resumeFileJobs, type JobRuntime } from '../jobs/files-job.js';
 import type { JobHandle } from '../jobs/journal.js';
-import { parseInput } from '../services/validate.js';
 import { KeyedMutex } from '../util/keyed-mutex.js';
 import { sourceFilter } from './scan.js';
 import { SourceRegistry, type SourceConfig } from './source-registry.js';
@@ -81,8 +73,7 @@ export class SourceManager {
   }
 
   /** Add a source; `syncNow: false` leaves the first sync to the caller (the CLI runs it with a progress bar). */
-  async add(raw: unknown, syncNow = true): Promise<Source> {
-    const input = parseInput(AddSourceInputSchema, raw);
+  async add(input: ParsedInput<'addSource'>, syncNow = true): Promise<Source> {
     this.rt.ctx.store.registry.get(input.kb_id);
     const folder = path.resolve(input.path);
     if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
@@ -163,8 +154,7 @@ export class SourceManager {
       .finally(() => this.busy.set(id, (this.busy.get(id) ?? 1) - 1));
   }
 
-  async syncOp(raw: unknown): Promise<SyncSourceResult> {
-    const input = parseInput(SyncSourceInputSchema, raw);
+  async syncOp(input: ParsedInput<'syncSource'>): Promise<SyncSourceResult> {
     if (!input.wait) {
       this.spawn(this.sync(input.source_id, { force: input.force }));
       return { source: this.get(input.source_id), summary: null };
@@ -188,8 +178,7 @@ export class SourceManager {
     return this.get(id);
   }
 
-  async remove(raw: unknown): Promise<{ source_id: string; removed: boolean; documents_deleted: number }> {
-    const input = parseInput(RemoveSourceInputSchema, raw);
+  async remove(input: ParsedInput<'removeSource'>): Promise<{ source_id: string; removed: boolean; documents_deleted: number }> {
     const cfg = this.registry.get(input.source_id);
     await this.stopWatcher(cfg.source_id);
     const job = this.current.get(cfg.source_id);

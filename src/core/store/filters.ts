@@ -1,3 +1,4 @@
+import { BUILTIN_FILTER_FIELDS } from '../../shared/contract/filter-fields.js';
 import type { MetadataFieldType } from '../../shared/contract/kb.js';
 import { FILTER_OPS, type Filter, type FilterOp } from '../../shared/contract/search.js';
 import { RagError } from '../../shared/errors.js';
@@ -9,19 +10,10 @@ export interface FieldSpec {
   type: MetadataFieldType;
 }
 
-/** Fields every chunk row carries (document facts are copied onto each chunk so filters run inside the query). */
-export const BUILTIN_FIELDS: Readonly<Record<string, FieldSpec>> = {
-  doc_id: { column: 'doc_id', type: 'string' },
-  title: { column: 'title', type: 'string' },
-  source: { column: 'source', type: 'string' },
-  parser: { column: 'parser', type: 'string' },
-  chunk_index: { column: 'chunk_index', type: 'number' },
-  page: { column: 'page', type: 'number' },
-  line_start: { column: 'line_start', type: 'number' },
-  line_end: { column: 'line_end', type: 'number' },
-  created_at: { column: 'created_at', type: 'string' },
-  updated_at: { column: 'updated_at', type: 'string' },
-};
+/** Built-in fields (shared/contract/filter-fields.ts): each is the chunk table's column of the same name. */
+export const BUILTIN_FIELDS: Readonly<Record<string, FieldSpec>> = Object.fromEntries(
+  Object.entries(BUILTIN_FILTER_FIELDS).map(([name, type]) => [name, { column: name, type }]),
+);
 
 /** Metadata keys that can become columns (and so be filtered on). Other keys are kept but not filterable. */
 export const METADATA_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChunkingConfigSchema, MetadataFieldTypeSchema } from '../../shared/contract/index.js';
+import { BUILTIN_FILTER_FIELDS, ChunkingConfigSchema, MetadataFieldTypeSchema } from '../../shared/contract/index.js';
 import { defineTool, KbIdArg, READ_ONLY } from '../tool-kit.js';
 import { KbBrief } from './list-accessible-kbs.js';
 
@@ -24,14 +24,11 @@ export const getKbInfo = defineTool({
     updated_at: z.string(),
   }),
   annotations: { title: 'Knowledge base details', ...READ_ONLY },
-  async run({ kb_id }, { client, core }) {
-    const kb = await client.getKb({ kb_id });
-    const models = core.ctx.models.status();
+  async run({ kb_id }, { client }) {
+    const [kb, models] = await Promise.all([client.getKb({ kb_id }), client.modelStatus({})]);
     const emb = models.find((m) => m.kind === 'embedding' && m.model === kb.embedding_model);
     const rr = models.find((m) => m.kind === 'rerank');
-    const builtin = Object.fromEntries(
-      ['doc_id', 'title', 'source', 'page', 'chunk_index', 'created_at', 'updated_at'].map((f) => [f, 'builtin' as const]),
-    );
+    const builtin = Object.fromEntries(Object.keys(BUILTIN_FILTER_FIELDS).map((f) => [f, 'builtin' as const]));
     return {
       kb_id: kb.kb_id,
       name: kb.name,

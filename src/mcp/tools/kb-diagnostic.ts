@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { DiagnosticSchema, HealthEntrySchema, JobSchema } from '../../shared/contract/index.js';
-import { diagnostic } from '../../core/services/system-service.js';
 import { defineTool, READ_ONLY } from '../tool-kit.js';
 
 export const kbDiagnostic = defineTool({
@@ -25,19 +24,10 @@ export const kbDiagnostic = defineTool({
     ),
   }),
   annotations: { title: 'Diagnose ragdesk', ...READ_ONLY },
-  async run(_args, { core, scope, client }) {
-    // Owners get the contract's diagnostic; a key sees the same report limited to the KBs it can read.
-    const full = await diagnostic(core.ctx, scope.admin ? undefined : (scope.read ?? new Set()));
-    const used = new Set(full.kbs.map((k) => k.embedding_model));
-    // A key learns nothing about models only other KBs use.
-    const hidden = full.models.filter((m) => m.kind === 'embedding' && !used.has(m.model)).map((m) => m.model);
-    const report = scope.admin
-      ? full
-      : {
-          ...full,
-          models: full.models.filter((m) => !hidden.includes(m.model)),
-          warnings: full.warnings.filter((w) => !hidden.some((h) => w.includes(h))),
-        };
+  async run(_args, { client }) {
+    // The contract's diagnostic, limited by the dispatcher's scope to the KBs (and their models) the caller may read.
+    const report = await client.diagnostic({});
+    const used = new Set(report.kbs.map((k) => k.embedding_model));
     const loaded = report.models.filter((m) => m.kind === 'embedding' && used.has(m.model) && m.state === 'loaded').length;
     const vector_search: 'on' | 'partial' | 'off' = used.size === 0 || loaded === used.size ? 'on' : loaded > 0 ? 'partial' : 'off';
     const { jobs } = await client.listJobs({ active: true, limit: 20 });

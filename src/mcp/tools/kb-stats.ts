@@ -51,10 +51,8 @@ export const kbStats = defineTool({
     ),
   }),
   annotations: { title: 'Knowledge base statistics', ...READ_ONLY },
-  async run(_args, { client, core }) {
-    const { kbs } = await client.stats({});
-    const models = core.ctx.models.status();
-    const sources = await client.listSources({});
+  async run(_args, { client }) {
+    const [{ kbs }, models, sources] = await Promise.all([client.stats({}), client.modelStatus({}), client.listSources({})]);
     return {
       kbs: kbs.map((k) => ({
         kb_id: k.kb_id,

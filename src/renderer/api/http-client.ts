@@ -1,4 +1,4 @@
-import { METHOD_NAMES, type MethodName, type RagClient } from '../../shared/contract/index.js';
+import { ragClient, type RagClient } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { errorFromEnvelope } from './errors.js';
 
@@ -16,7 +16,7 @@ export function createHttpClient(options: HttpClientOptions): RagClient {
   const base = (options.baseUrl ?? '').replace(/\/+$/, '');
   const doFetch = options.fetchImpl ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
 
-  async function call(method: MethodName, input: unknown): Promise<unknown> {
+  async function call(method: string, input: unknown): Promise<unknown> {
     const token = options.getToken();
     let res: Response;
     try {
@@ -44,9 +44,7 @@ export function createHttpClient(options: HttpClientOptions): RagClient {
     return body;
   }
 
-  const client: Record<string, (input: unknown) => Promise<unknown>> = {};
-  for (const name of METHOD_NAMES) client[name] = (input: unknown) => call(name, input);
-  return client as unknown as RagClient;
+  return ragClient(call);
 }
 
 /** Check a token before keeping it: any cheap read the key may make. */

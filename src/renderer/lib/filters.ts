@@ -59,15 +59,4 @@ export function buildFilter(rows: readonly FilterRow[], types: Record<string, st
 }
 
 /** Fields the builder offers: built-in ones plus the metadata fields the KBs have seen. */
-export const BUILTIN_FILTER_FIELDS: Record<string, string> = {
-  doc_id: 'string',
-  title: 'string',
-  source: 'string',
-  parser: 'string',
-  chunk_index: 'number',
-  page: 'number',
-  line_start: 'number',
-  line_end: 'number',
-  created_at: 'string',
-  updated_at: 'string',
-};
+export { BUILTIN_FILTER_FIELDS } from '../../shared/contract/filter-fields.js';

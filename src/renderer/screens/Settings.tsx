@@ -28,7 +28,7 @@ function DataSection() {
                 </Table.Th>
                 <Table.Td>
                   <Code data-testid="data-dir">{diag.data.data_dir}</Code>{' '}
-                  <CopyIconButton value={diag.data.data_dir} label="Copy the data folder path" />
+                  <CopyIconButton value={diag.data.data_dir ?? ''} label="Copy the data folder path" />
                 </Table.Td>
               </Table.Tr>
               <Table.Tr>

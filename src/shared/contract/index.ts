@@ -26,6 +26,7 @@ import {
   RevokeKeyInputSchema,
   RevokeKeyResultSchema,
 } from './keys.js';
+import { clientOf, type ClientOf, type OpKind, type OpSpec, type Transport } from './op.js';
 import { HealthReportInputSchema, HealthReportSchema } from './health.js';
 import { JobRefSchema, JobSchema, ListJobsInputSchema, ListJobsResultSchema } from './jobs.js';
 import { CancelModelChangeResultSchema, ChangeKbModelInputSchema, ModelChangeSchema, ModelChangeStatusSchema } from './model-change.js';
@@ -42,6 +43,9 @@ import {
 } from './sources.js';
 import {
   DiagnosticSchema,
+  DocumentFileSchema,
+  IndexingStateSchema,
+  SetIndexingPausedInputSchema,
   LoadModelInputSchema,
   ModelPresetSchema,
   ModelStatusSchema,
@@ -50,6 +54,8 @@ import {
 } from './system.js';
 
 export * from './common.js';
+export * from './filter-fields.js';
+export * from './op.js';
 export * from './documents.js';
 export * from './kb.js';
 export * from './keys.js';
@@ -62,8 +68,14 @@ export * from './system.js';
 
 const Empty = z.object({}).strict();
 
-function op<I extends z.ZodType, O extends z.ZodType>(input: I, output: O, kind: 'read' | 'write' | 'admin', summary: string) {
-  return { input, output, kind, summary } as const;
+function op<I extends z.ZodType, O extends z.ZodType>(
+  input: I,
+  output: O,
+  kind: OpKind,
+  summary: string,
+  extra: Pick<OpSpec, 'ownerFields' | 'keyNeedsKb' | 'ingests'> = {},
+): OpSpec<I, O> {
+  return { input, output, kind, summary, ...extra };
 }
 
 /**
@@ -77,23 +89,26 @@ export const contract = {
   createKb: op(CreateKbInputSchema, KbSchema, 'admin', 'Create a knowledge base'),
   updateKb: op(UpdateKbInputSchema, KbSchema, 'admin', 'Edit a knowledge base'),
   deleteKb: op(KbRefSchema, z.object({ kb_id: z.string(), deleted: z.boolean() }), 'admin', 'Delete a knowledge base and all it holds'),
-  addDocument: op(AddDocumentInputSchema, AddResultSchema, 'write', 'Add a document given as text'),
-  addFile: op(AddFileInputSchema, AddResultSchema, 'write', 'Add a file from this machine'),
-  uploadFile: op(UploadFileInputSchema, AddResultSchema, 'write', 'Add a file sent as bytes'),
-  addDocumentsBatch: op(AddBatchInputSchema, AddBatchResultSchema, 'write', 'Add up to 500 documents; one result each'),
+  addDocument: op(AddDocumentInputSchema, AddResultSchema, 'write', 'Add a document given as text', { ingests: true }),
+  addFile: op(AddFileInputSchema, AddResultSchema, 'write', 'Add a file from this machine', { ownerFields: ['path'], ingests: true }),
+  uploadFile: op(UploadFileInputSchema, AddResultSchema, 'write', 'Add a file sent as bytes', { ingests: true }),
+  addDocumentsBatch: op(AddBatchInputSchema, AddBatchResultSchema, 'write', 'Add up to 500 documents; one result each', { ingests: true }),
   getDocument: op(DocRefSchema, DocumentSchema, 'read', 'A document with its full content'),
   listDocuments: op(ListDocumentsInputSchema, ListDocumentsResultSchema, 'read', 'Documents, newest first'),
   deleteDocument: op(DocRefSchema, DeleteResultSchema, 'write', 'Delete a document and its chunks'),
   listChunks: op(ListChunksInputSchema, ListChunksResultSchema, 'read', 'The chunks of a document'),
-  preview: op(PreviewInputSchema, PreviewResultSchema, 'read', 'How a text or file would be chunked; writes nothing'),
+  preview: op(PreviewInputSchema, PreviewResultSchema, 'read', 'How a text or file would be chunked; writes nothing', {
+    ownerFields: ['path'],
+    keyNeedsKb: true,
+  }),
   search: op(SearchInputSchema, SearchResultSchema, 'read', 'Search one, several or all knowledge bases'),
   highlightTerms: op(HighlightTermsInputSchema, HighlightTermsSchema, 'read', 'What to mark in hits for a query (stems and exact terms)'),
   listParsers: op(Empty, z.array(ParserInfoSchema), 'read', 'Parsers and the formats they take'),
   listModelPresets: op(Empty, z.array(ModelPresetSchema), 'read', 'Embedding and rerank model presets'),
-  modelStatus: op(Empty, z.array(ModelStatusSchema), 'read', 'State of every model in use'),
+  modelStatus: op(Empty, z.array(ModelStatusSchema), 'read', "State of the models the caller's KBs use, and the reranker"),
   loadModel: op(LoadModelInputSchema, ModelStatusSchema, 'admin', 'Download (if allowed) and load a model'),
   stats: op(Empty, StatsResultSchema, 'read', 'Per-KB documents, chunks, size, model and last update'),
-  diagnostic: op(Empty, DiagnosticSchema, 'admin', 'Store path, index and model state, versions, warnings'),
+  diagnostic: op(Empty, DiagnosticSchema, 'read', 'Index and model state, versions, warnings (store paths for the owner only)'),
   createKey: op(CreateKeyInputSchema, CreatedKeySchema, 'admin', 'Create an API key; the key is shown once'),
   listKeys: op(Empty, z.array(ApiKeyInfoSchema), 'admin', 'API keys with their rights (never the keys themselves)'),
   revokeKey: op(RevokeKeyInputSchema, RevokeKeyResultSchema, 'admin', 'Revoke an API key by id or name'),
@@ -130,13 +145,24 @@ export const contract = {
   listJobs: op(ListJobsInputSchema, ListJobsResultSchema, 'read', 'Ingestion jobs with progress (files, chunks, bytes, ETA), newest first'),
   cancelJob: op(JobRefSchema, JobSchema, 'admin', 'Cancel an ingestion job; what it wrote stays'),
   healthReport: op(HealthReportInputSchema, HealthReportSchema, 'read', 'Per-file ingestion health of a KB: ok, skipped, failed and why'),
+  pauseIndexing: op(SetIndexingPausedInputSchema, IndexingStateSchema, 'admin', 'Pause or resume indexing: writes wait, reads go on'),
+  indexingState: op(Empty, IndexingStateSchema, 'read', 'Whether indexing is paused, and ingest calls in flight'),
+  documentFile: op(DocRefSchema, DocumentFileSchema, 'admin', 'The file on this machine a document came from'),
 } as const;
 
 export type Contract = typeof contract;
 export type MethodName = keyof Contract;
 export type MethodInput<M extends MethodName> = z.input<Contract[M]['input']>;
 export type MethodOutput<M extends MethodName> = z.output<Contract[M]['output']>;
+/** An operation's input after parsing (defaults filled in): what services receive from the dispatcher. */
+export type ParsedInput<M extends MethodName> = z.output<Contract[M]['input']>;
 export const METHOD_NAMES = Object.keys(contract) as MethodName[];
 
+/** Whether `name` is one of the contract's operations (own keys only: never `constructor` or `__proto__`). */
+export const isMethodName = (name: string): name is MethodName => Object.hasOwn(contract, name);
+
 /** A client of the contract: the same shape in-process, over IPC and over HTTP. */
-export type RagClient = { [M in MethodName]: (input: MethodInput<M>) => Promise<MethodOutput<M>> };
+export type RagClient = ClientOf<Contract>;
+
+/** A RagClient over any transport: `(method, input) → output`. */
+export const ragClient = (call: Transport): RagClient => clientOf(contract, call);

@@ -66,5 +66,6 @@ export const ListActivityInputSchema = z.object({
   tool: z.string().max(100).optional(),
   key_name: z.string().max(100).optional(),
 });
+export type ListActivityInput = z.output<typeof ListActivityInputSchema>;
 export const ListActivityResultSchema = z.object({ total: z.number().int().nonnegative(), entries: z.array(ActivityEntrySchema) });
 export type ListActivityResult = z.infer<typeof ListActivityResultSchema>;

@@ -45,11 +45,24 @@ export const LoadModelInputSchema = z.object({
 export const StatsResultSchema = z.object({ kbs: z.array(KbStatsSchema) });
 
 export const DiagnosticSchema = z.object({
-  data_dir: z.string(),
-  store_path: z.string(),
+  /** The owner sees where data lives; API keys get null (a key learns nothing about this machine's paths). */
+  data_dir: z.string().nullable(),
+  store_path: z.string().nullable(),
   versions: z.record(z.string(), z.string()),
   models: z.array(ModelStatusSchema),
   kbs: z.array(KbStatsSchema),
   warnings: z.array(z.string()),
 });
 export type Diagnostic = z.infer<typeof DiagnosticSchema>;
+
+/** Pause/resume indexing: while paused every parse/embed/write waits (calls and background jobs); reads go on. */
+export const IndexingStateSchema = z.object({
+  paused: z.boolean(),
+  /** Ingest calls in flight (held ones included). */
+  active: z.number().int().nonnegative(),
+});
+export type IndexingState = z.infer<typeof IndexingStateSchema>;
+export const SetIndexingPausedInputSchema = z.object({ paused: z.boolean() }).strict();
+
+/** The file on this machine a document came from (the desktop app opens it with the OS). */
+export const DocumentFileSchema = z.object({ path: z.string() });
