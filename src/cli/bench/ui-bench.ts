@@ -22,6 +22,18 @@ const LOADS = 5;
 const PAGES = 20;
 const MARKER = 'quokkaberry';
 
+/**
+ * The few browser globals the page-side functions below use. This file is Node code (no DOM types, on purpose:
+ * see tsconfig.json); the functions passed to Playwright's evaluate run in the page and say what they need here.
+ */
+interface PageGlobals {
+  performance: { getEntriesByType(type: 'navigation'): Array<{ domContentLoadedEventEnd: number }> };
+  atob(data: string): string;
+  DataTransfer: new () => { items: { add(file: unknown): void } };
+  File: new (parts: Uint8Array[], name: string, options: { type: string }) => unknown;
+  DragEvent: new (type: string, init: { bubbles: boolean; cancelable: boolean; dataTransfer: unknown }) => unknown;
+}
+
 async function firstLoad(browser: Browser, url: string): Promise<{ ms: number; dom_content_loaded_ms: number }> {
   const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   try {
@@ -31,7 +43,7 @@ async function firstLoad(browser: Browser, url: string): Promise<{ ms: number; d
     await page.locator('tr[data-kb="bench"]').waitFor({ timeout: 60_000 });
     const ms = performance.now() - start;
     const dcl = await page.evaluate(
-      () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.domContentLoadedEventEnd ?? 0,
+      () => (globalThis as unknown as PageGlobals).performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? 0,
     );
     return { ms, dom_content_loaded_ms: dcl };
   } finally {
@@ -41,11 +53,14 @@ async function firstLoad(browser: Browser, url: string): Promise<{ ms: number; d
 
 async function dropPdf(page: Page, pdf: Buffer): Promise<void> {
   await page.locator('[data-testid=drop-zone]').evaluate((el, b64) => {
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const dt = new DataTransfer();
-    dt.items.add(new File([bytes], 'manual-20-pages.pdf', { type: 'application/pdf' }));
+    const g = globalThis as unknown as PageGlobals;
+    const bytes = Uint8Array.from(g.atob(b64), (c) => c.charCodeAt(0));
+    const dt = new g.DataTransfer();
+    dt.items.add(new g.File([bytes], 'manual-20-pages.pdf', { type: 'application/pdf' }));
     for (const type of ['dragenter', 'dragover', 'drop'])
-      el.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+      (el as unknown as { dispatchEvent(e: unknown): boolean }).dispatchEvent(
+        new g.DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }),
+      );
   }, pdf.toString('base64'));
 }
 

@@ -7,7 +7,7 @@ import {
   type ListActivityInput,
   type ListActivityResult,
 } from '../../shared/contract/keys.js';
-import { writeFileAtomic } from '../store/json-file.js';
+import { writeFileAtomic } from '../util/json-file.js';
 
 export const DEFAULT_ACTIVITY_KEEP = 1000;
 

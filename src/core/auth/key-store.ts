@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ApiKeyInfo, CreatedKey, KbRights } from '../../shared/contract/keys.js';
 import type { ParsedInput } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
-import { readJsonFile, writeFileAtomic } from '../store/json-file.js';
+import { readJsonFile, writeFileAtomic } from '../util/json-file.js';
 import type { Principal } from './scope.js';
 
 /** What keys.json holds for each key: its sha256, never the key. */

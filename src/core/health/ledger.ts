@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { HealthEntry } from '../../shared/contract/index.js';
-import { readJsonFile, writeFileAtomic } from '../store/json-file.js';
+import { readJsonFile, writeFileAtomic } from '../util/json-file.js';
 
 /** What ragdesk last knew about one file: its health entry plus what a rescan compares (size, mtime, bytes hash). */
 export interface FileRecord extends HealthEntry {

@@ -3,11 +3,12 @@ import { RagError } from '../../shared/errors.js';
 import { coveredScripts } from '../health/classify.js';
 import type { FileLedger } from '../health/ledger.js';
 import type { CoreContext } from '../services/context.js';
-import { commitDocuments, passageText } from '../services/ingest.js';
+import { passageText } from '../embed/passage.js';
+import { commitDocuments } from '../services/ingest.js';
 import { deleteDocs } from './delete-docs.js';
 import { examine, failed, type ExamineEnv, type Pending } from './examine.js';
 import type { ItemLine, JobHandle, JobItem } from './journal.js';
-import { offerVectors } from './vector-reuse.js';
+import { offerVectors } from '../services/vector-reuse.js';
 
 export interface RunEnv {
   ledger: FileLedger;

@@ -4,14 +4,16 @@ import { RagError } from '../../shared/errors.js';
 import { chunkDocumentWithWarnings } from '../chunk/index.js';
 import type { ChunkDraft } from '../chunk/types.js';
 import type { Embedder } from '../embed/types.js';
-import { embedReusing } from '../jobs/vector-reuse.js';
+import { embedReusing } from './vector-reuse.js';
 import type { ParsedDocument } from '../parse/types.js';
 import type { ChunkRow } from '../store/chunk-table.js';
 import { analyzeForIndex } from '../text/analyzer.js';
 import { sha256 } from '../util/hash.js';
 import type { CoreContext } from './context.js';
 import { typeMetadata } from './metadata.js';
-import { ensureChunkTable, scheduleIndexing } from './indexing.js';
+import { ensureChunkTable } from '../store/ensure-chunk-table.js';
+import { scheduleIndexing } from './indexing.js';
+import { passageText } from '../embed/passage.js';
 
 /** The warning on documents written while the KB's model could not be had (vectors are filled in later). */
 export const NO_VECTORS_WARNING = 'stored without vectors: the embedding model is not available; full-text search works';
@@ -99,7 +101,6 @@ export async function tryEmbedder(ctx: CoreContext, kb: Kb): Promise<Embedder | 
 }
 
 /** Text embedded for a chunk: the document title gives each chunk its context. */
-export const passageText = (title: string, text: string): string => (title ? `${title}\n${text}` : text);
 
 type Decision = { kind: 'write'; existing: boolean; created_at?: string } | { kind: 'skip'; result: AddResult };
 
@@ -191,7 +192,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
       for (const { doc } of toWrite)
         if (embedder) vectors.set(doc, await embedder.embedPassages(doc.chunks.map((c) => passageText(doc.title, c.text))));
     }
-    const table = await ensureChunkTable(ctx, ctx.store.registry.get(kbId), embedder);
+    const table = await ensureChunkTable(ctx.store, ctx.store.registry.get(kbId), embedder, ctx.models.presets());
     kb = ctx.store.registry.get(kbId);
     const rows: ChunkRow[] = [];
     const docRows = [];

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ModelChangeSchema, type ModelChange } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
-import { readJsonFile, writeFileAtomic } from '../store/json-file.js';
+import { readJsonFile, writeFileAtomic } from '../util/json-file.js';
 import type { CoreContext } from './context.js';
 
 /** A model change as persisted: the public view plus the physical tables it moves between. */

@@ -2,7 +2,9 @@ import type { MetadataFieldType } from '../../shared/contract/index.js';
 import type { Embedder } from '../embed/types.js';
 import type { ChunkTable } from '../store/chunk-table.js';
 import { sqlString } from '../store/sql.js';
-import { passageText } from './ingest.js';
+import { passageText } from '../embed/passage.js';
+import { ensureChunkTable } from '../store/ensure-chunk-table.js';
+import type { CoreContext } from './context.js';
 
 /** Chunks read, embedded and written per step (one embedder call, one LanceDB append). */
 export const REEMBED_BATCH = 128;
@@ -75,5 +77,24 @@ export async function deleteChunks(target: ChunkTable, ids: string[]): Promise<v
         .map(sqlString)
         .join(', ')})`,
     );
+  }
+}
+
+/** Embed chunks stored while the model was unavailable. Returns how many got vectors. */
+export async function backfillVectors(ctx: CoreContext, kbId: string, embedder: Embedder): Promise<number> {
+  let done = 0;
+  for (;;) {
+    await ctx.pause.wait();
+    const table = await ctx.store.chunks(kbId);
+    if (!table) return done;
+    if (table.dim === 0)
+      await ctx.store.write(kbId, () => ensureChunkTable(ctx.store, ctx.store.registry.get(kbId), embedder, ctx.models.presets()));
+    // After a model change the KB's table belongs to another model: this embedder has nothing left to fill in.
+    if (table.dim !== embedder.dim || ctx.store.registry.find(kbId)?.embedding_model !== embedder.model) return done;
+    const batch = await table.chunksWithoutVectors(256);
+    if (batch.length === 0) return done;
+    const vectors = await embedder.embedPassages(batch.map((b) => passageText(b.title, b.text)));
+    await ctx.store.write(kbId, () => table.setVectors(batch.map((b, i) => ({ chunk_id: b.chunk_id, vector: vectors[i]! }))));
+    done += batch.length;
   }
 }

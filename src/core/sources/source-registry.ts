@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SourceSchema } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
-import { readJsonFile, writeFileAtomic } from '../store/json-file.js';
+import { readJsonFile, writeFileAtomic } from '../util/json-file.js';
 
 /** What is saved of a source: everything but its live state. */
 export const SourceConfigSchema = SourceSchema.omit({ state: true, watching: true, job_id: true });

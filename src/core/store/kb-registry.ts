@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { KbSchema, type Kb } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
-import { readJsonFile, writeFileAtomic } from './json-file.js';
+import { readJsonFile, writeFileAtomic } from '../util/json-file.js';
 
 const RegistryFileSchema = z.object({ version: z.literal(1), kbs: z.array(KbSchema) });
 

@@ -1,5 +1,5 @@
 import type { Embedder } from '../embed/types.js';
-import type { CoreContext } from '../services/context.js';
+import type { CoreContext } from './context.js';
 
 /**
  * Vectors a job may reuse instead of embedding again: those of documents it is about to delete, keyed by the
