@@ -122,7 +122,7 @@ export async function benchSearch(
         const samples: number[] = [];
         for (const [qi, q] of queries.entries()) {
           const start = performance.now();
-          await search(ctx, { query: q, kb_ids: [kb.kb_id], mode, top_k: 10 });
+          await search(ctx, { query: q, kb_ids: [kb.kb_id], mode, top_k: 10, use_rerank: false });
           if (qi >= 20) samples.push(performance.now() - start); // first 20: warm-up
         }
         latency.push({

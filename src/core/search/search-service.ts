@@ -1,5 +1,5 @@
 import type { Hit, Kb, SearchMode, SearchResult } from '../../shared/contract/index.js';
-import { SearchInputSchema, type SearchInput } from '../../shared/contract/index.js';
+import type { ParsedInput } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import type { Embedder } from '../embed/types.js';
 import type { CoreContext } from '../services/context.js';
@@ -130,11 +130,7 @@ async function searchKb(
 }
 
 /** Search one, several or all KBs: each KB in parallel, merged by score, tagged with its KB. */
-export async function search(ctx: CoreContext, rawInput: SearchInput, options: SearchOptions = {}): Promise<SearchResult> {
-  const parsed = SearchInputSchema.safeParse(rawInput);
-  if (!parsed.success)
-    throw new RagError('invalid_parameter', parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
-  const input = parsed.data;
+export async function search(ctx: CoreContext, input: ParsedInput<'search'>, options: SearchOptions = {}): Promise<SearchResult> {
   const allowed = options.allowed;
   let kbs: Kb[];
   if (input.kb_ids) {
