@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ChunkingConfigSchema, DEFAULT_CHUNKING, DocIdSchema, KbIdSchema } from './contract/common.js';
 import type { ClientOf, OpSpec } from './contract/op.js';
 import type { ErrorEnvelope } from './errors.js';
+import { LANGUAGE_SETTINGS } from './ui-language.js';
 
 /**
  * The desktop app's own operations (settings, server status), next to the contract: they travel over the same
@@ -40,6 +41,8 @@ export const AppSettingsSchema = z.object({
   /** Start hidden in the tray when launched at login. */
   startHidden: z.boolean().default(true),
   theme: z.enum(THEMES).default('system'),
+  /** The interface language (app, tray, dialogs): `system` follows the OS's preferred languages. */
+  language: z.enum(LANGUAGE_SETTINGS).default('system'),
 });
 export type AppSettings = z.output<typeof AppSettingsSchema>;
 export const DEFAULT_APP_SETTINGS: AppSettings = AppSettingsSchema.parse({});
@@ -54,6 +57,7 @@ export const AppSettingsPatchSchema = z
     launchAtLogin: z.boolean(),
     startHidden: z.boolean(),
     theme: z.enum(THEMES),
+    language: z.enum(LANGUAGE_SETTINGS),
   })
   .partial()
   .strict();
