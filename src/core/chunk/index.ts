@@ -4,6 +4,7 @@ import { RagError } from '../../shared/errors.js';
 import type { ParsedDocument } from '../parse/types.js';
 import { createLocator } from './location.js';
 import { markdownStrategy } from './markdown.js';
+import { byPage } from './pages.js';
 import { semanticStrategy } from './semantic.js';
 import { sentenceStrategy } from './sentence.js';
 import type { SizeLimits, Span } from './span.js';
@@ -44,34 +45,30 @@ export async function chunkDocumentWithWarnings(doc: ParsedDocument, config: Chu
   const tc = new TokenCost(ctx.tokenizer);
   const limits: SizeLimits = { size: config.chunk_size, overlap: config.chunk_overlap };
   const warnings: string[] = [];
-  let spans: Span[];
-  switch (config.strategy) {
-    case 'whole':
-      spans = wholeStrategy(doc, tc);
-      break;
-    case 'sentence':
-      spans = sentenceStrategy(doc, limits, tc);
-      break;
-    case 'token':
-      spans = tokenStrategy(doc, limits, tc);
-      break;
-    case 'markdown':
-      spans = markdownStrategy(doc, limits, tc);
-      break;
-    case 'semantic':
-      if (ctx.embed) spans = await semanticStrategy(doc, limits, tc, ctx.embed, warnings);
-      else {
-        warnings.push(SEMANTIC_FALLBACK_WARNING);
-        spans = sentenceStrategy(doc, limits, tc);
-      }
-      break;
-  }
+  const run = async (d: ParsedDocument): Promise<Span[]> => {
+    switch (config.strategy) {
+      case 'whole':
+        return wholeStrategy(d, tc);
+      case 'sentence':
+        return sentenceStrategy(d, limits, tc);
+      case 'token':
+        return tokenStrategy(d, limits, tc);
+      case 'markdown':
+        return markdownStrategy(d, limits, tc);
+      case 'semantic':
+        if (ctx.embed) return semanticStrategy(d, limits, tc, ctx.embed, warnings);
+        if (!warnings.includes(SEMANTIC_FALLBACK_WARNING)) warnings.push(SEMANTIC_FALLBACK_WARNING);
+        return sentenceStrategy(d, limits, tc);
+    }
+  };
+  // `whole` is one chunk by definition (its location names the page range); every other strategy respects pages.
+  const spans = config.strategy === 'whole' ? await run(doc) : await byPage(doc, run);
   const locate = createLocator(doc);
   const chunks = spans.map((span, i): ChunkDraft => {
     const text = doc.text.slice(span.start, span.end);
     return { chunk_index: i, text, characters: text.length, tokens: span.tokens, location: locate(span.start, span.end) };
   });
-  return { chunks, warnings };
+  return { chunks, warnings: [...new Set(warnings)] };
 }
 
 /** Chunks a parsed document by `config.strategy`; sizes and overlap in `ctx.tokenizer` tokens. */

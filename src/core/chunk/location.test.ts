@@ -26,7 +26,7 @@ describe('createLocator', () => {
     const doc = pdfLike();
     const locate = createLocator(doc);
     const all = locate(0, doc.text.length);
-    expect(all).toEqual({ char_start: 0, char_end: doc.text.length, page: 1, heading_path: ['Methods'] });
+    expect(all).toEqual({ char_start: 0, char_end: doc.text.length, page: 1, page_end: 3, heading_path: ['Methods'] });
 
     const b = doc.blocks[2];
     const inMethods = locate(b!.char_start + 3, b!.char_end);
@@ -35,6 +35,8 @@ describe('createLocator', () => {
 
     const fromResults = locate(doc.blocks[3]!.char_start, doc.text.length);
     expect(fromResults.page).toBe(3);
+    expect(fromResults.page_end).toBeUndefined();
+    expect(locate(b!.char_start, doc.blocks[4]!.char_start + 2)).toMatchObject({ page: 2, page_end: 3 });
     expect(fromResults.heading_path).toEqual(['Results']);
   });
 

@@ -12,7 +12,8 @@ function hasLines(b: ParsedBlock): boolean {
 /**
  * Builds the one location mapper every strategy uses. Blocks are binary-searched, so locating a chunk costs
  * O(log blocks + blocks it spans). The range's location takes `page` and `heading_path` from the first block in
- * it that has one, `line_start` from the first block with lines and `line_end` from the last. When a block's text
+ * it that has one, `page_end` from the last block with a page (when that page is later), `line_start` from the first
+ * block with lines and `line_end` from the last. When a block's text
  * holds exactly as many line breaks as its line range says, lines inside the block are counted precisely.
  */
 export function createLocator(doc: ParsedDocument): Locator {
@@ -75,6 +76,15 @@ export function createLocator(doc: ParsedDocument): Locator {
       if (needLine && hasLines(b)) {
         loc.line_start = lineAt(b, Math.max(start, b.char_start)) ?? b.line_start ?? b.line_end;
         needLine = false;
+      }
+    }
+    // The last page the range reaches, when it runs over more than one (only `whole` chunks do: see pages.ts).
+    if (!needPage) {
+      for (let i = last; i >= first; i--) {
+        const b = blocks[i] as ParsedBlock;
+        if (!overlaps(b) || b.page === undefined) continue;
+        if (b.page > (loc.page as number)) loc.page_end = b.page;
+        break;
       }
     }
     for (let i = last; i >= first && !needLine; i--) {

@@ -2,10 +2,10 @@ import { Badge, Group, Mark, Paper, Text } from '@mantine/core';
 import type { Chunk, Location } from '../../shared/contract/index.js';
 import { highlightSegments, type StemTerms } from '../lib/highlight.js';
 
-/** "p. 3 · Intro › Setup · lines 10–24" */
+/** "p. 3 · Intro › Setup · lines 10–24" (a chunk over several pages: "pp. 3–5") */
 export function formatLocation(loc: Location): string {
   const parts: string[] = [];
-  if (loc.page) parts.push(`p. ${loc.page}`);
+  if (loc.page) parts.push(loc.page_end && loc.page_end > loc.page ? `pp. ${loc.page}–${loc.page_end}` : `p. ${loc.page}`);
   if (loc.heading_path && loc.heading_path.length > 0) parts.push(loc.heading_path.join(' › '));
   if (loc.line_start)
     parts.push(loc.line_end && loc.line_end !== loc.line_start ? `lines ${loc.line_start}–${loc.line_end}` : `line ${loc.line_start}`);

@@ -33,9 +33,15 @@ export const MetadataValueSchema = z.union([z.string(), z.number(), z.boolean(),
 export const MetadataSchema = z.record(z.string(), MetadataValueSchema);
 export type Metadata = z.infer<typeof MetadataSchema>;
 
-/** Where a chunk sits in its source: PDF page, heading path (md/html/docx), line and character ranges. */
+/**
+ * Where a chunk sits in its source: PDF page, heading path (md/html/docx), line and character ranges. A chunk of a
+ * PDF stays on one page (chunking respects page boundaries); only a `whole` chunk can run over several, and then
+ * `page_end` names the last one.
+ */
 export const LocationSchema = z.object({
   page: z.number().int().positive().optional(),
+  /** The last page a chunk runs over, when it is later than `page`. */
+  page_end: z.number().int().positive().optional(),
   heading_path: z.array(z.string()).optional(),
   line_start: z.number().int().positive().optional(),
   line_end: z.number().int().positive().optional(),
