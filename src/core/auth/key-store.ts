@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ApiKeyInfo, CreatedKey, KbRights } from '../../shared/contract/keys.js';
 import type { ParsedInput } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
+import { acquireExclusive, isPidAlive, removeIfUnchanged, sleepSync } from '../util/exclusive-file.js';
 import { readJsonFile, writeFileAtomic } from '../util/json-file.js';
 import type { Principal } from './scope.js';
 
@@ -26,6 +27,20 @@ interface KeysFile {
 
 export const KEY_PREFIX = 'rdk_';
 const LAST_USED_EVERY_MS = 60_000;
+/** After a busy keys.json, the next try at recording last use. */
+const TOUCH_RETRY_MS = 5_000;
+/** keys.json.lock is held for a read, a small write and an fsync: one older than this was abandoned. */
+const KEYS_LOCK_STALE_MS = 10_000;
+
+function keysLockIsStale(text: string, ageMs: number): boolean {
+  try {
+    const { pid } = JSON.parse(text) as { pid?: unknown };
+    if (typeof pid === 'number' && pid !== process.pid && !isPidAlive(pid)) return true;
+  } catch {
+    // An empty or foreign lock (an older ragdesk created it empty) is judged by age alone.
+  }
+  return ageMs > KEYS_LOCK_STALE_MS;
+}
 
 export function hashKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
@@ -77,31 +92,33 @@ export class KeyStore {
     return this.cache.byHash;
   }
 
-  /** Run a read-modify-write of keys.json under a lock file shared by every process. */
-  private mutate<T>(fn: (data: KeysFile) => T): T {
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+  /**
+   * Run a read-modify-write of keys.json under `keys.json.lock`, shared by every process (created exclusively; a
+   * lock whose process died, or older than 10 s, is taken over, see util/exclusive-file.ts). `wait: false` tries
+   * once and answers false instead of waiting (the request path must never block on another process).
+   */
+  private mutate<T>(fn: (data: KeysFile) => T): T;
+  private mutate<T>(fn: (data: KeysFile) => T, wait: false): { done: true; value: T } | { done: false };
+  private mutate<T>(fn: (data: KeysFile) => T, wait = true): T | { done: true; value: T } | { done: false } {
+    fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
     const lockFile = `${this.file}.lock`;
+    const mine = JSON.stringify({ pid: process.pid, nonce: randomBytes(8).toString('hex'), at: new Date().toISOString() });
     const deadline = Date.now() + 5000;
     for (;;) {
-      try {
-        fs.closeSync(fs.openSync(lockFile, 'wx', 0o600));
-        break;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        const age = Date.now() - (fs.statSync(lockFile, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-        if (age > 10_000) fs.rmSync(lockFile, { force: true });
-        else if (Date.now() > deadline) throw new RagError('busy', 'keys.json is locked by another process');
-        else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-      }
+      const outcome = acquireExclusive(lockFile, mine, { isStale: keysLockIsStale, ...(wait ? {} : { rounds: 1, waitMs: 0 }) });
+      if (outcome.ok) break;
+      if (!wait) return { done: false };
+      if (Date.now() > deadline) throw new RagError('busy', 'keys.json is locked by another process');
+      sleepSync(10);
     }
     try {
       const data = this.read();
       const out = fn(data);
       writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`, 0o600);
       this.cache = undefined;
-      return out;
+      return wait ? out : { done: true, value: out };
     } finally {
-      fs.rmSync(lockFile, { force: true });
+      removeIfUnchanged(lockFile, mine);
     }
   }
 
@@ -152,19 +169,26 @@ export class KeyStore {
     return { kind: 'key', id: record.id, name: record.name, read: record.read, write: record.write };
   }
 
-  /** Record last use, at most once a minute per key, best effort. */
+  /**
+   * Record last use, at most once a minute per key, best effort and off the request's path: after the current
+   * request is answered, one try at the lock without waiting (another process holding it only delays the stamp
+   * until a later request).
+   */
   private touch(record: StoredKey): void {
     const now = Date.now();
     if (now - (this.lastTouched.get(record.id) ?? 0) < LAST_USED_EVERY_MS) return;
     this.lastTouched.set(record.id, now);
-    try {
-      this.mutate((data) => {
-        const k = data.keys.find((x) => x.id === record.id);
-        if (k) k.last_used_at = new Date(now).toISOString();
-      });
-    } catch {
-      // A busy keys.json only delays the timestamp.
-    }
+    setImmediate(() => {
+      try {
+        const outcome = this.mutate((data) => {
+          const k = data.keys.find((x) => x.id === record.id);
+          if (k) k.last_used_at = new Date(now).toISOString();
+        }, false);
+        if (!outcome.done) this.lastTouched.set(record.id, now - LAST_USED_EVERY_MS + TOUCH_RETRY_MS);
+      } catch {
+        // An unwritable keys.json only loses the timestamp.
+      }
+    });
   }
 }
 

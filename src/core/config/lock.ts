@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { RagError } from '../../shared/errors.js';
+import { acquireExclusive, isPidAlive, readExclusive, removeIfUnchanged } from '../util/exclusive-file.js';
+
+export { isPidAlive } from '../util/exclusive-file.js';
 
 /** The writer lock: the first process to open a data dir records its pid, HTTP port (if any) and access token. */
 export interface LockInfo {
@@ -11,21 +14,18 @@ export interface LockInfo {
   host: string;
 }
 
-export function isPidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+function parseLock(text: string): LockInfo | undefined {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    const info = JSON.parse(text) as LockInfo;
+    return info && typeof info.pid === 'number' && typeof info.token === 'string' ? info : undefined;
+  } catch {
+    return undefined;
   }
 }
 
 export function readLock(lockPath: string): LockInfo | undefined {
   try {
-    const info = JSON.parse(fs.readFileSync(lockPath, 'utf8')) as LockInfo;
-    return typeof info.pid === 'number' ? info : undefined;
+    return parseLock(fs.readFileSync(lockPath, 'utf8'));
   } catch {
     return undefined;
   }
@@ -37,6 +37,18 @@ export function liveLockOwner(lockPath: string): LockInfo | undefined {
   return info && info.pid !== process.pid && isPidAlive(info.pid) ? info : undefined;
 }
 
+/**
+ * A lock whose process is gone. A lock that cannot be read is stale only once it is a few seconds old (a process of
+ * an older ragdesk may be between creating and writing it); our own pid in it is a leftover from a process that had
+ * the same pid before (this process has not taken it).
+ */
+const UNREADABLE_STALE_MS = 5_000;
+function lockIsStale(text: string, ageMs: number): boolean {
+  const info = parseLock(text);
+  if (!info) return ageMs > UNREADABLE_STALE_MS;
+  return info.pid === process.pid || !isPidAlive(info.pid);
+}
+
 export interface HeldLock {
   info: LockInfo;
   /** Record the HTTP port once the server listens, so `ragdesk mcp` can bridge to it. */
@@ -45,49 +57,41 @@ export interface HeldLock {
 }
 
 /**
- * Take the lock. A stale lock (dead pid, or unreadable) is taken over; a live one is `busy` with the owner's pid.
- * Creation uses O_EXCL so two processes starting together cannot both win.
+ * Take the lock, or fail with `busy` naming the live owner's pid (and port). The lock file is created whole and
+ * exclusively (see util/exclusive-file.ts); a stale one (dead pid) is taken over under a takeover lock, removing it
+ * only if it is still the record that was judged stale, so two processes starting together never both win.
  */
 export function acquireLock(lockPath: string): HeldLock {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const info: LockInfo = {
-      pid: process.pid,
-      port: null,
-      token: randomBytes(24).toString('base64url'),
-      started_at: new Date().toISOString(),
-      host: '127.0.0.1',
-    };
-    try {
-      fs.writeFileSync(lockPath, JSON.stringify(info), { flag: 'wx', mode: 0o600 });
-      return heldLock(lockPath, info);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = readLock(lockPath);
-      if (owner && owner.pid !== process.pid && isPidAlive(owner.pid)) {
-        throw new RagError(
-          'busy',
-          `the data dir is in use by another ragdesk process (pid ${owner.pid}${owner.port ? `, serving on port ${owner.port}` : ''})`,
-          {
-            details: { pid: owner.pid, port: owner.port },
-          },
-        );
-      }
-      // Stale: remove and retry (a racing process may win the next round; then we see it alive).
-      fs.rmSync(lockPath, { force: true });
-    }
+  const info: LockInfo = {
+    pid: process.pid,
+    port: null,
+    token: randomBytes(24).toString('base64url'),
+    started_at: new Date().toISOString(),
+    host: '127.0.0.1',
+  };
+  const outcome = acquireExclusive(lockPath, JSON.stringify(info), { isStale: lockIsStale, rounds: 400, waitMs: 5 });
+  if (outcome.ok) return heldLock(lockPath, info);
+  const owner = outcome.holder ? parseLock(outcome.holder) : undefined;
+  if (owner) {
+    throw new RagError(
+      'busy',
+      `the data dir is in use by another ragdesk process (pid ${owner.pid}${owner.port ? `, serving on port ${owner.port}` : ''})`,
+      { details: { pid: owner.pid, port: owner.port } },
+    );
   }
-  throw new RagError('busy', 'could not take the data dir lock');
+  throw new RagError('busy', `could not take the data dir lock ${lockPath}: another process is starting`);
 }
 
 function heldLock(lockPath: string, info: LockInfo): HeldLock {
   let released = false;
+  let written = JSON.stringify(info);
   const onExit = () => release();
   function release() {
     if (released) return;
     released = true;
     process.off('exit', onExit);
-    const current = readLock(lockPath);
-    if (current && current.pid === info.pid && current.token === info.token) fs.rmSync(lockPath, { force: true });
+    const current = readExclusive(lockPath);
+    if (current && current.text === written) removeIfUnchanged(lockPath, written);
   }
   process.on('exit', onExit);
   return {
@@ -95,9 +99,18 @@ function heldLock(lockPath: string, info: LockInfo): HeldLock {
     setPort(port, host) {
       info.port = port;
       if (host) info.host = host;
-      const tmp = `${lockPath}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, JSON.stringify(info), { mode: 0o600 });
+      const next = JSON.stringify(info);
+      // Replace our own record whole (rename is atomic): readers see the old port or the new one.
+      const tmp = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      const fd = fs.openSync(tmp, 'wx', 0o600);
+      try {
+        fs.writeSync(fd, next);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
       fs.renameSync(tmp, lockPath);
+      written = next;
     },
     release,
   };
