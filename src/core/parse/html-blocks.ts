@@ -1,5 +1,6 @@
 import { Parser as HtmlTokenizer } from 'htmlparser2';
 import { HeadingTracker, type BlockDraft } from './assemble.js';
+import { tableToBlocks } from './table-markdown.js';
 
 /**
  * HTML → text blocks, shared by the HTML parser and the DOCX parser (mammoth produces HTML).
@@ -7,7 +8,8 @@ import { HeadingTracker, type BlockDraft } from './assemble.js';
  *   become text (an `<img onerror=...>` contributes nothing); entities are decoded.
  * - h1–h6 become heading blocks and set the heading path of everything after them.
  * - block elements (p, div, section, li, td...) end a paragraph; a whole list becomes one `list` block with
- *   one line per item, a whole table one `table` block with one line per row, `pre` a `code` block.
+ *   one line per item, a table Markdown `table` blocks (row groups repeating the header, see table-markdown.ts),
+ *   `pre` a `code` block.
  * - `<title>` is the title; without one, the first h1.
  */
 export interface HtmlExtract {
@@ -48,22 +50,75 @@ const BLOCKS = new Set([
 ]);
 const HEADING = /^h([1-6])$/;
 
+/** ASCII whitespace (what the builder itself appends); NaN (an empty buffer) counts as space. */
+function isSpace(code: number): boolean {
+  return Number.isNaN(code) || code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d || code === 0x0c;
+}
+
+/**
+ * Text collected piece by piece. Appending to one JS string and then looking at its end (or running a regex on it)
+ * flattens the rope each time, which made a 1.2 MB table of <div> cells take 25 s: here pieces are kept in an
+ * array and the last character is remembered.
+ */
+class TextBuffer {
+  private parts: string[] = [];
+  private last = 0x20;
+
+  append(s: string): void {
+    if (!s) return;
+    this.parts.push(s);
+    this.last = s.charCodeAt(s.length - 1);
+  }
+
+  endsWithSpace(): boolean {
+    return this.parts.length === 0 || isSpace(this.last);
+  }
+
+  take(): string {
+    const text = this.parts.length === 1 ? this.parts[0]! : this.parts.join('');
+    this.parts = [];
+    this.last = 0x20;
+    return text;
+  }
+}
+
+/** The table being read (the outermost one; nested tables are flattened into its cells). */
+interface TableState {
+  rows: string[][];
+  row: string[] | undefined;
+  cell: TextBuffer | undefined;
+  caption: TextBuffer | undefined;
+  path: string[];
+}
+
 class HtmlBlockBuilder {
   readonly blocks: BlockDraft[] = [];
   readonly headings = new HeadingTracker();
   title: string | undefined;
   firstH1: string | undefined;
 
-  private buf = '';
+  private buf = new TextBuffer();
   private skipDepth = 0;
   private inTitle = false;
   private titleBuf = '';
   private heading: number | undefined;
   private listDepth = 0;
   private listCounters: (number | undefined)[] = [];
+  private table: TableState | undefined;
   private tableDepth = 0;
-  private cellInRow = 0;
   private preDepth = 0;
+
+  /** Where text goes now: the open cell or caption of a table, else the paragraph buffer. */
+  private get out(): TextBuffer {
+    const t = this.table;
+    if (!t) return this.buf;
+    if (t.cell) return t.cell;
+    if (t.caption) return t.caption;
+    // Text between cells (stray text in <table> or <tr>): into a cell of its own so it is not lost.
+    t.row ??= [];
+    t.cell = new TextBuffer();
+    return t.cell;
+  }
 
   open(name: string, attribs: Record<string, string>): void {
     if (SKIPPED.has(name)) {
@@ -75,18 +130,22 @@ class HtmlBlockBuilder {
       this.inTitle = true;
       return;
     }
+    if (this.table) {
+      this.openInTable(name);
+      return;
+    }
     const h = HEADING.exec(name);
-    if (h && this.listDepth === 0 && this.tableDepth === 0 && this.preDepth === 0) {
+    if (h && this.listDepth === 0 && this.preDepth === 0) {
       this.flush();
       this.heading = Number(h[1]);
       return;
     }
     if (name === 'br') {
-      this.buf += '\n';
+      this.buf.append('\n');
       return;
     }
     if (name === 'ul' || name === 'ol') {
-      if (this.listDepth === 0 && this.tableDepth === 0) this.flush();
+      if (this.listDepth === 0) this.flush();
       this.listDepth++;
       const start = Number.parseInt(attribs.start ?? '1', 10);
       this.listCounters.push(name === 'ol' ? (Number.isFinite(start) ? start : 1) : undefined);
@@ -99,29 +158,80 @@ class HtmlBlockBuilder {
         bullet = `${counter}.`;
         this.listCounters[this.listCounters.length - 1] = counter + 1;
       }
-      this.buf += `\n${bullet} `;
+      this.buf.append(`\n${bullet} `);
       return;
     }
     if (name === 'table') {
-      if (this.tableDepth === 0 && this.listDepth === 0) this.flush();
-      this.tableDepth++;
-      return;
-    }
-    if (name === 'tr') {
-      this.buf += '\n';
-      this.cellInRow = 0;
-      return;
-    }
-    if (name === 'td' || name === 'th') {
-      if (this.cellInRow++ > 0) this.buf += ' | ';
+      // A table inside a list or a paragraph ends what came before it; the list goes on after the table.
+      this.flush(this.listDepth > 0 ? 'list' : this.preDepth > 0 ? 'code' : 'paragraph');
+      this.table = { rows: [], row: undefined, cell: undefined, caption: undefined, path: this.headings.path() };
+      this.tableDepth = 1;
       return;
     }
     if (name === 'pre') {
-      if (this.preDepth === 0 && this.listDepth === 0 && this.tableDepth === 0) this.flush();
+      if (this.preDepth === 0 && this.listDepth === 0) this.flush();
       this.preDepth++;
       return;
     }
     if (BLOCKS.has(name)) this.blockBoundary();
+  }
+
+  private openInTable(name: string): void {
+    const t = this.table!;
+    if (name === 'table') {
+      this.tableDepth++;
+      return;
+    }
+    if (this.tableDepth > 1) {
+      // Nested tables: their cells become words of the outer cell.
+      if (name === 'td' || name === 'th' || name === 'tr' || name === 'br' || BLOCKS.has(name)) this.spaceIn(this.out);
+      return;
+    }
+    if (name === 'caption') {
+      t.caption = new TextBuffer();
+      return;
+    }
+    if (name === 'tr') {
+      this.endRow();
+      t.row = [];
+      return;
+    }
+    if (name === 'td' || name === 'th') {
+      this.endCell();
+      t.row ??= [];
+      t.cell = new TextBuffer();
+      return;
+    }
+    if (name === 'br' || name === 'li' || BLOCKS.has(name) || HEADING.test(name)) this.spaceIn(this.out);
+  }
+
+  private spaceIn(b: TextBuffer): void {
+    if (!b.endsWithSpace()) b.append(' ');
+  }
+
+  private endCell(): void {
+    const t = this.table!;
+    if (!t.cell) return;
+    (t.row ??= []).push(t.cell.take());
+    t.cell = undefined;
+  }
+
+  private endRow(): void {
+    const t = this.table!;
+    this.endCell();
+    if (t.row) t.rows.push(t.row);
+    t.row = undefined;
+  }
+
+  private endTable(): void {
+    const t = this.table!;
+    this.endRow();
+    this.table = undefined;
+    this.tableDepth = 0;
+    const caption = t.caption?.take().trim();
+    const base = t.path.length > 0 ? { heading_path: t.path } : {};
+    if (caption) this.blocks.push({ ...base, kind: 'paragraph', text: caption });
+    this.blocks.push(...tableToBlocks(t.rows, { base }));
   }
 
   close(name: string): void {
@@ -136,10 +246,13 @@ class HtmlBlockBuilder {
       return;
     }
     if (this.skipDepth > 0) return;
+    if (this.table) {
+      this.closeInTable(name);
+      return;
+    }
     const h = HEADING.exec(name);
     if (h && this.heading !== undefined) {
-      const text = this.buf.replace(/\s+/g, ' ').trim();
-      this.buf = '';
+      const text = this.buf.take().replace(/\s+/g, ' ').trim();
       const level = this.heading;
       this.heading = undefined;
       if (text) {
@@ -152,20 +265,36 @@ class HtmlBlockBuilder {
     if (name === 'ul' || name === 'ol') {
       this.listDepth = Math.max(0, this.listDepth - 1);
       this.listCounters.pop();
-      if (this.listDepth === 0 && this.tableDepth === 0) this.flush('list');
-      return;
-    }
-    if (name === 'table') {
-      this.tableDepth = Math.max(0, this.tableDepth - 1);
-      if (this.tableDepth === 0 && this.listDepth === 0) this.flush('table');
+      if (this.listDepth === 0) this.flush('list');
       return;
     }
     if (name === 'pre') {
       this.preDepth = Math.max(0, this.preDepth - 1);
-      if (this.preDepth === 0 && this.listDepth === 0 && this.tableDepth === 0) this.flush('code');
+      if (this.preDepth === 0 && this.listDepth === 0) this.flush('code');
       return;
     }
     if (BLOCKS.has(name)) this.blockBoundary();
+  }
+
+  private closeInTable(name: string): void {
+    const t = this.table!;
+    if (name === 'table') {
+      if (--this.tableDepth === 0) this.endTable();
+      return;
+    }
+    if (this.tableDepth > 1) {
+      if (name === 'td' || name === 'th' || BLOCKS.has(name)) this.spaceIn(this.out);
+      return;
+    }
+    if (name === 'caption') {
+      const text = t.caption?.take().trim() ?? '';
+      t.caption = undefined;
+      if (text.trim()) this.blocks.push({ kind: 'paragraph', text, ...(t.path.length > 0 ? { heading_path: t.path } : {}) });
+      return;
+    }
+    if (name === 'td' || name === 'th') this.endCell();
+    else if (name === 'tr') this.endRow();
+    else if (BLOCKS.has(name) || HEADING.test(name) || name === 'li') this.spaceIn(this.out);
   }
 
   text(data: string): void {
@@ -174,20 +303,28 @@ class HtmlBlockBuilder {
       return;
     }
     if (this.skipDepth > 0) return;
-    this.buf += this.preDepth > 0 ? data : data.replace(/\s+/g, ' ');
+    if (this.table) {
+      this.out.append(data.replace(/\s+/g, ' '));
+      return;
+    }
+    this.buf.append(this.preDepth > 0 ? data : data.replace(/\s+/g, ' '));
   }
 
-  /** A block element starts or ends: a new paragraph, or a space inside lists, tables and headings. */
+  /** A block element starts or ends: a new paragraph, or a space inside lists and headings. */
   private blockBoundary(): void {
-    if (this.listDepth > 0 || this.tableDepth > 0 || this.heading !== undefined) {
-      if (!/\s$/.test(this.buf)) this.buf += ' ';
-    } else if (this.preDepth > 0) this.buf += '\n';
+    if (this.listDepth > 0 || this.heading !== undefined) this.spaceIn(this.buf);
+    else if (this.preDepth > 0) this.buf.append('\n');
     else this.flush();
   }
 
+  /** The end of the document: an unclosed table still counts. */
+  finish(): void {
+    if (this.table) this.endTable();
+    this.flush(this.listDepth > 0 ? 'list' : 'paragraph');
+  }
+
   flush(kind: BlockDraft['kind'] = 'paragraph'): void {
-    const text = this.buf;
-    this.buf = '';
+    const text = this.buf.take();
     if (!text.trim()) return;
     const path = this.headings.path();
     this.blocks.push({ kind, text, ...(path.length > 0 ? { heading_path: path } : {}) });
@@ -206,7 +343,7 @@ export function htmlToBlocks(html: string): HtmlExtract {
   );
   parser.write(html);
   parser.end();
-  b.flush();
+  b.finish();
   const title = b.title ?? b.firstH1;
   return title ? { blocks: b.blocks, title } : { blocks: b.blocks };
 }

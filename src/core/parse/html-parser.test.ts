@@ -32,7 +32,7 @@ describe('html parser on sample.html', () => {
     expect(blockWith(doc, 'between 5').heading_path).toEqual(['Product Safety', 'Batteries', 'Storage']);
     expect(blockWith(doc, 'Under 3')).toMatchObject({
       kind: 'table',
-      text: 'Age | Rule\nUnder 3 | No small parts',
+      text: '| Age | Rule |\n| --- | --- |\n| Under 3 | No small parts |',
       heading_path: ['Product Safety', 'Toys'],
     });
     expect(blockWith(doc, 'T-100')).toMatchObject({ kind: 'code', text: '  SKU   AGE\n  T-100  3+' });
@@ -82,6 +82,42 @@ describe('htmlToBlocks', () => {
         .map((l) => l.trim())
         .filter(Boolean),
     ).toEqual(['3. a', '- inner', '4. b']);
+  });
+
+  it('turns tables into Markdown tables, big ones into row groups that repeat the header', () => {
+    const rows = Array.from({ length: 120 }, (_, i) => `<tr><td>item ${i}</td><td>цена ${i}</td><td>价格 ${i}</td></tr>`).join('');
+    const { blocks } = htmlToBlocks(
+      `<h2>Prices</h2><table><caption>Q1</caption><thead><tr><th>Item</th><th>Цена</th><th>价格</th></tr></thead>${rows}</table>`,
+    );
+    const tables = blocks.filter((b) => b.kind === 'table');
+    expect(blocks.find((b) => b.text === 'Q1')).toMatchObject({ kind: 'paragraph', heading_path: ['Prices'] });
+    expect(tables.length).toBeGreaterThan(2);
+    for (const t of tables) {
+      expect(t.text.startsWith('| Item | Цена | 价格 |\n| --- | --- | --- |\n')).toBe(true);
+      expect(t.heading_path).toEqual(['Prices']);
+    }
+    const body = tables.flatMap((t) => t.text.split('\n').slice(2));
+    expect(body).toHaveLength(120);
+    expect(body[119]).toBe('| item 119 | цена 119 | 价格 119 |');
+  });
+
+  it('keeps a cell in one row: pipes escaped, lists, paragraphs and nested tables flattened', () => {
+    const { blocks } = htmlToBlocks(
+      '<table><tr><td>a|b</td><td><p>one</p><p>two</p></td></tr><tr><td><ul><li>x</li><li>y</li></ul></td><td><table><tr><td>in1</td><td>in2</td></tr></table></td></tr></table><p>after</p>',
+    );
+    expect(blocks.map((b) => b.text)).toEqual(['| a\\|b | one two |\n| --- | --- |\n| x y | in1 in2 |', 'after']);
+  });
+
+  it('reads one-column layout tables as plain lines', () => {
+    const { blocks } = htmlToBlocks('<table><tr><td>Hello</td></tr><tr><td>World</td></tr></table>');
+    expect(blocks).toEqual([{ kind: 'paragraph', text: 'Hello\nWorld' }]);
+  });
+
+  it('is linear on a 1.2 MB table of <div> cells (25 s before the text buffer)', { timeout: 15_000 }, () => {
+    const html = `<table><tr><td>${'<div>cell</div>'.repeat(80_000)}</td><td>end</td></tr><tr><td>x</td><td>y</td></tr></table>`;
+    const { blocks } = htmlToBlocks(html);
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0]!.text.split('\n')[0]!.match(/cell/g)).toHaveLength(80_000);
   });
 
   it('gives the visible text of a fragment', () => {

@@ -2,7 +2,7 @@ import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { decodeEntities } from './html-blocks.js';
 import { parseFrontMatter } from './markdown-support.js';
-import { markdownParser, markdownToBlocks } from './markdown-parser.js';
+import { markdownParser, markdownToBlocks, WARNING_INLINE_LITERAL, WARNING_PLAIN_TEXT_FALLBACK } from './markdown-parser.js';
 import { blockWith, expectConsistent, fixture } from './test-support.js';
 
 const md = (s: string) => markdownParser.parse({ data: new TextEncoder().encode(s), filename: 'x.md' });
@@ -86,6 +86,22 @@ describe('markdown parser details', () => {
     expect(blockWith(doc, 'Literal code').text).toBe('Literal code stays literal: <script>alert(1)</script>.');
     expect(blockWith(doc, 'Escaped text').text).toBe('Escaped text: <img src=x onerror=alert(1)>');
     expect(doc.text.match(/<script>/g)).toHaveLength(1);
+  });
+
+  it('keeps pathological inline runs literal instead of taking seconds (100 KB of `_a` took 22 s)', { timeout: 15_000 }, async () => {
+    for (const unit of ['_a', '*a', '`a', '[a](']) {
+      const src = `# Title\n\n${unit.repeat(25_000)}\n\nA *normal* paragraph.\n`;
+      const doc = await md(src);
+      expect(doc.warnings).toContain(`${WARNING_INLINE_LITERAL}: 1`);
+      expect(blockWith(doc, unit.repeat(100)).text).toBe(unit.repeat(25_000));
+      expect(blockWith(doc, 'paragraph').text).toBe('A normal paragraph.');
+    }
+  });
+
+  it('reads Markdown nested deeper than the stack as plain text', async () => {
+    const doc = await md(`${'>'.repeat(30_000)} deep\n\nnext paragraph\n`);
+    expect(doc.warnings).toContain(WARNING_PLAIN_TEXT_FALLBACK);
+    expect(blockWith(doc, 'next paragraph')).toMatchObject({ line_start: 3, line_end: 3 });
   });
 
   it('maps line ranges after front matter', () => {

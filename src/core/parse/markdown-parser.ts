@@ -4,7 +4,8 @@ import { decodeText } from '../text/encoding.js';
 import { assembleDocument, HeadingTracker, type BlockDraft } from './assemble.js';
 import { decodeEntities, htmlFragmentText } from './html-blocks.js';
 import { parseFrontMatter } from './markdown-support.js';
-import { encodingMetadata } from './text-parser.js';
+import { encodingMetadata, splitParagraphs } from './text-parser.js';
+import { markdownCell, tableToBlocks } from './table-markdown.js';
 import type { ParseInput, ParsedDocument, Parser } from './types.js';
 
 const RAW_TEXT_TAG = /^<(script|style|noscript|template|textarea|title)\b/i;
@@ -91,9 +92,16 @@ function listText(list: Tokens.List): string {
     .join('\n');
 }
 
+function tableRows(table: Tokens.Table): string[][] {
+  const row = (cells: Tokens.TableCell[]): string[] => cells.map((c) => inlineText(c.tokens, c.text));
+  return [row(table.header), ...table.rows.map(row)];
+}
+
+/** A table inside a list or blockquote: one line per row. */
 function tableText(table: Tokens.Table): string {
-  const row = (cells: Tokens.TableCell[]): string => cells.map((c) => inlineText(c.tokens, c.text).replace(/\n/g, ' ')).join(' | ');
-  return [row(table.header), ...table.rows.map(row)].join('\n');
+  return tableRows(table)
+    .map((r) => r.map(markdownCell).join(' | '))
+    .join('\n');
 }
 
 function countNewlines(s: string): number {
@@ -102,9 +110,47 @@ function countNewlines(s: string): number {
   return n;
 }
 
+/** Warning when some inline Markdown was kept as literal text because marked would take too long on it. */
+export const WARNING_INLINE_LITERAL = 'markdown_inline_literal';
+/** Warning when the Markdown could not be lexed at all (nesting too deep) and was read as plain text. */
+export const WARNING_PLAIN_TEXT_FALLBACK = 'markdown_read_as_plain_text';
+
+/**
+ * marked's inline lexer is quadratic in the delimiters of one inline run (100 KB of `*a` takes 5 s, of `_a`
+ * 22 s): every opener scans ahead for its closer. Past this many delimiter characters in one paragraph, heading or
+ * table cell, the run is kept as literal text (emphasis marks stay visible, nothing is lost), which keeps the
+ * cost per run bounded (≈1 ms) and the whole parse linear. Real prose stays far below it.
+ */
+export const MAX_INLINE_DELIMITERS = 512;
+const DELIMITER = /[*_`~[\]()<>!\\]/g;
+
+function delimiterCount(src: string): number {
+  if (src.length <= MAX_INLINE_DELIMITERS) return 0;
+  let n = 0;
+  DELIMITER.lastIndex = 0;
+  while (DELIMITER.exec(src) !== null) if (++n > MAX_INLINE_DELIMITERS) break;
+  return n;
+}
+
+/** marked's `lex`, with inline runs over the delimiter budget kept literal; `literal` counts those runs. */
+function lexBounded(source: string): { tokens: Token[]; literal: number } {
+  const lexer = new Lexer({ gfm: true });
+  const tokens = lexer.blockTokens(source.replace(/\r\n?/g, '\n'), lexer.tokens);
+  let literal = 0;
+  for (const item of lexer.inlineQueue) {
+    if (delimiterCount(item.src) > MAX_INLINE_DELIMITERS) {
+      literal++;
+      item.tokens.push({ type: 'text', raw: item.src, text: item.src, escaped: true } as Tokens.Text);
+    } else lexer.inlineTokens(item.src, item.tokens);
+  }
+  lexer.inlineQueue = [];
+  return { tokens, literal };
+}
+
 /** Markdown source → blocks with heading paths and 1-based line ranges. */
-export function markdownToBlocks(source: string, firstLine = 1): { blocks: BlockDraft[]; firstH1?: string } {
-  const tokens = new Lexer({ gfm: true }).lex(source);
+export function markdownToBlocks(source: string, firstLine = 1): { blocks: BlockDraft[]; firstH1?: string; warnings: string[] } {
+  const { tokens, literal } = lexBounded(source);
+  const warnings = literal > 0 ? [`${WARNING_INLINE_LITERAL}: ${literal}`] : [];
   const headings = new HeadingTracker();
   const blocks: BlockDraft[] = [];
   let firstH1: string | undefined;
@@ -125,10 +171,27 @@ export function markdownToBlocks(source: string, firstLine = 1): { blocks: Block
       blocks.push({ kind: 'heading', level: h.depth, text, heading_path: path, line_start: lineStart, line_end: lineEnd });
       continue;
     }
-    const kind: BlockDraft['kind'] = t.type === 'list' ? 'list' : t.type === 'code' ? 'code' : t.type === 'table' ? 'table' : 'paragraph';
+    if (t.type === 'table') {
+      // Header on the first line, the separator row on the second, then one row per line.
+      const rows = tableRows(t as Tokens.Table);
+      const rowNumbers = rows.map((_, i) => (i === 0 ? lineStart : lineStart + i + 1));
+      blocks.push(...tableToBlocks(rows, { base: { heading_path: headings.path() }, rowNumbers }));
+      continue;
+    }
+    const kind: BlockDraft['kind'] = t.type === 'list' ? 'list' : t.type === 'code' ? 'code' : 'paragraph';
     blocks.push({ kind, text: blockText(t), heading_path: headings.path(), line_start: lineStart, line_end: lineEnd });
   }
-  return firstH1 === undefined ? { blocks } : { blocks, firstH1 };
+  return firstH1 === undefined ? { blocks, warnings } : { blocks, firstH1, warnings };
+}
+
+/** Lexing that cannot finish (nesting deeper than the stack) falls back to plain paragraphs with line ranges. */
+function markdownOrPlain(source: string, firstLine: number): { blocks: BlockDraft[]; firstH1?: string; warnings: string[] } {
+  try {
+    return markdownToBlocks(source, firstLine);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return { blocks: splitParagraphs(source, firstLine), warnings: [WARNING_PLAIN_TEXT_FALLBACK] };
+  }
 }
 
 export const markdownParser: Parser = {
@@ -139,9 +202,9 @@ export const markdownParser: Parser = {
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const decoded = decodeText(input.data);
     const fm = parseFrontMatter(decoded.text);
-    const { blocks, firstH1 } = markdownToBlocks(fm.body, fm.bodyFirstLine);
+    const { blocks, firstH1, warnings } = markdownOrPlain(fm.body, fm.bodyFirstLine);
     const metadata: Metadata = { ...fm.metadata, ...encodingMetadata(decoded) };
     const fmTitle = typeof fm.metadata.title === 'string' ? fm.metadata.title : undefined;
-    return assembleDocument({ parser: 'markdown', blocks, title: fmTitle ?? firstH1, metadata });
+    return assembleDocument({ parser: 'markdown', blocks, title: fmTitle ?? firstH1, metadata, warnings });
   },
 };
