@@ -10,6 +10,8 @@ import { AppController } from './controller.js';
 import { registerIpc } from './ipc.js';
 import { createIpcBridge } from './ipc-bridge.js';
 import { openElectronSettings } from './electron-settings.js';
+import { appLanguage } from './i18n/system-languages.js';
+import { mainText } from './i18n/text.js';
 import { hardenContents, RENDERER_CSP } from './window.js';
 
 /** Lock down every web contents and the default session before any window opens. */
@@ -40,11 +42,10 @@ export async function startDesktop(args: DesktopArgs): Promise<void> {
     controller = await AppController.open(settings, paths);
   } catch (err) {
     const env = toErrorEnvelope(err);
+    const lang = appLanguage(settings.get().language);
     dialog.showErrorBox(
-      'ragdesk cannot start',
-      env.code === 'busy'
-        ? `${env.message}\n\nQuit the other ragdesk (for example \`ragdesk serve\`) and start the app again.`
-        : env.message,
+      mainText(lang, 'dialogCannotStart'),
+      env.code === 'busy' ? `${env.message}\n\n${mainText(lang, 'dialogCannotStartBusy')}` : env.message,
     );
     app.exit(1);
     return;

@@ -80,4 +80,24 @@ describe('tray menu model', () => {
       });
     }
   });
+
+  it('speaks the chosen language: Russian with its plural forms, Chinese', () => {
+    const ru = { ...base, language: 'ru' as const };
+    const items = buildTrayMenu({ ...ru, activeIngests: 1 });
+    expect(action(items, 'open')?.label).toBe('Открыть ragdesk');
+    expect(label(items, 'server-status')?.label).toBe('Сервер работает: http://127.0.0.1:7300');
+    expect(action(items, 'toggle-pause')?.label).toBe('Приостановить индексацию');
+    expect(label(items, 'ingest-status')?.label).toBe('Индексируется 1 документ…');
+    expect(label(buildTrayMenu({ ...ru, activeIngests: 3 }), 'ingest-status')?.label).toBe('Индексируются 3 документа…');
+    expect(label(buildTrayMenu({ ...ru, activeIngests: 25 }), 'ingest-status')?.label).toBe('Индексируются 25 документов…');
+    expect(trayTooltip({ ...ru, indexingPaused: true })).toContain('индексация приостановлена');
+
+    const zh = { ...base, language: 'zh-CN' as const, activeIngests: 1200, indexingPaused: false };
+    const zhItems = buildTrayMenu(zh);
+    expect(action(zhItems, 'quit')?.label).toBe('退出 ragdesk');
+    expect(label(zhItems, 'ingest-status')?.label).toBe('正在索引 1,200 个文档…');
+    expect(
+      label(buildTrayMenu({ ...zh, server: { enabled: false, running: false, url: null, error: null } }), 'server-status')?.label,
+    ).toBe('服务器已关闭（可在“设置”中开启）');
+  });
 });

@@ -1,6 +1,9 @@
+import type { UiLanguage } from '../shared/ui-language.js';
+import { mainText } from './i18n/text.js';
+
 /**
  * The tray menu as plain data, so it can be tested without Electron: `tray.ts` turns it into an Electron Menu
- * and maps each action to what it does.
+ * and maps each action to what it does. Its words follow the app's language setting (src/main/i18n).
  */
 export type TrayAction = 'open' | 'copy-url' | 'copy-mcp-config' | 'toggle-pause' | 'quit';
 
@@ -16,49 +19,54 @@ export interface TrayState {
   indexingPaused: boolean;
   /** Documents being ingested right now (0 when idle). */
   activeIngests?: number;
+  /** The UI language (the setting resolved against the OS's languages); English when absent. */
+  language?: UiLanguage;
 }
 
 export type TrayIcon = 'normal' | 'paused' | 'error';
 
-export function serverStatusLabel(s: TrayState['server']): string {
-  if (s.running && s.url) return `Server running at ${s.url}`;
-  if (s.error) return `Server stopped: ${s.error.length > 60 ? `${s.error.slice(0, 57)}…` : s.error}`;
-  return s.enabled ? 'Server starting…' : 'Server off (turn it on in Settings)';
+export function serverStatusLabel(s: TrayState['server'], lang: UiLanguage = 'en'): string {
+  if (s.running && s.url) return mainText(lang, 'trayServerRunning', { url: s.url });
+  if (s.error) return mainText(lang, 'trayServerStopped', { error: s.error.length > 60 ? `${s.error.slice(0, 57)}…` : s.error });
+  return mainText(lang, s.enabled ? 'trayServerStarting' : 'trayServerOff');
 }
 
 export function buildTrayMenu(state: TrayState): TrayItem[] {
+  const lang = state.language ?? 'en';
   const items: TrayItem[] = [
-    { kind: 'action', id: 'open', label: state.windowVisible ? 'Show ragdesk' : 'Open ragdesk', enabled: true },
+    { kind: 'action', id: 'open', label: mainText(lang, state.windowVisible ? 'trayShow' : 'trayOpen'), enabled: true },
     { kind: 'separator' },
-    { kind: 'label', id: 'server-status', label: serverStatusLabel(state.server) },
-    { kind: 'action', id: 'copy-url', label: 'Copy server URL', enabled: state.server.running && state.server.url !== null },
-    { kind: 'action', id: 'copy-mcp-config', label: 'Copy MCP config (Claude Desktop)', enabled: true },
+    { kind: 'label', id: 'server-status', label: serverStatusLabel(state.server, lang) },
+    {
+      kind: 'action',
+      id: 'copy-url',
+      label: mainText(lang, 'trayCopyUrl'),
+      enabled: state.server.running && state.server.url !== null,
+    },
+    { kind: 'action', id: 'copy-mcp-config', label: mainText(lang, 'trayCopyMcpConfig'), enabled: true },
     { kind: 'separator' },
   ];
   if (state.activeIngests && state.activeIngests > 0 && !state.indexingPaused) {
-    items.push({
-      kind: 'label',
-      id: 'ingest-status',
-      label: `Indexing ${state.activeIngests} document${state.activeIngests === 1 ? '' : 's'}…`,
-    });
+    items.push({ kind: 'label', id: 'ingest-status', label: mainText(lang, 'trayIndexing', { count: state.activeIngests }) });
   }
   items.push(
     {
       kind: 'action',
       id: 'toggle-pause',
-      label: state.indexingPaused ? 'Resume indexing' : 'Pause indexing',
+      label: mainText(lang, state.indexingPaused ? 'trayResumeIndexing' : 'trayPauseIndexing'),
       enabled: true,
       checked: state.indexingPaused,
     },
     { kind: 'separator' },
-    { kind: 'action', id: 'quit', label: 'Quit ragdesk', enabled: true },
+    { kind: 'action', id: 'quit', label: mainText(lang, 'trayQuit'), enabled: true },
   );
   return items;
 }
 
 export function trayTooltip(state: TrayState): string {
-  const parts = [`ragdesk ${state.version}`, serverStatusLabel(state.server)];
-  if (state.indexingPaused) parts.push('indexing paused');
+  const lang = state.language ?? 'en';
+  const parts = [`ragdesk ${state.version}`, serverStatusLabel(state.server, lang)];
+  if (state.indexingPaused) parts.push(mainText(lang, 'trayTooltipPaused'));
   return parts.join(' — ');
 }
 
