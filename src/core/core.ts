@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
-import fs from 'node:fs';
 import path from 'node:path';
 import { contract, type Contract, type RagClient } from '../shared/contract/index.js';
 import { OWNER_SCOPE, scopeOf, type CallerScope, type Principal } from './auth/scope.js';
 import { dataPaths } from './config/data-dir.js';
 import { acquireLock, type HeldLock } from './config/lock.js';
+import { makeDataDirPrivate } from './config/private-dir.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
 import { coreHandlers } from './dispatch/handlers.js';
 import { metricsMiddleware, pauseMiddleware } from './dispatch/middleware.js';
@@ -75,7 +75,7 @@ export class Core {
 
   static async open(options: OpenCoreOptions): Promise<Core> {
     const paths = dataPaths(options.dataDir);
-    fs.mkdirSync(paths.root, { recursive: true });
+    makeDataDirPrivate(paths.root);
     const lock = options.lock === false ? undefined : acquireLock(paths.lock);
     try {
       const store = await Store.open(paths.lance, paths.kbs);
