@@ -60,7 +60,7 @@ export function coreHandlers({ ctx, jobs, health, sources }: CoreParts): Handler
       const allowed = readableKbs(scope);
       return search(ctx, i, allowed ? { allowed } : {});
     },
-    highlightTerms: async (i) => highlightTerms(i.query),
+    highlightTerms: async (i) => highlightTerms(i.query, i.texts),
     listParsers: async () => listParsers(),
     listModelPresets: async () => ctx.models.presets(),
     modelStatus: async (_i, scope) => modelStatus(ctx, readableKbs(scope)),

@@ -1,6 +1,6 @@
 import { Badge, Group, Mark, Paper, Text } from '@mantine/core';
 import type { Chunk, Location } from '../../shared/contract/index.js';
-import { highlightSegments, type StemTerms } from '../lib/highlight.js';
+import { highlightSegments, segmentsFromMarks, type StemTerms } from '../lib/highlight.js';
 
 /** "p. 3 · Intro › Setup · lines 10–24" (a chunk over several pages: "pp. 3–5") */
 export function formatLocation(loc: Location): string {
@@ -13,11 +13,22 @@ export function formatLocation(loc: Location): string {
 }
 
 /** Document text as React text nodes, query terms wrapped in <mark>. Never HTML. */
-export function HighlightedText({ text, query, stems }: { text: string; query?: string; stems?: StemTerms }) {
+export function HighlightedText({
+  text,
+  query,
+  stems,
+  marks,
+}: {
+  text: string;
+  query?: string;
+  stems?: StemTerms;
+  /** The server's exact ranges for this text (preferred). */
+  marks?: Array<[number, number]>;
+}) {
   if (!query) return <>{text}</>;
   return (
     <>
-      {highlightSegments(text, query, stems).map((seg, i) =>
+      {(marks ? segmentsFromMarks(text, marks) : highlightSegments(text, query, stems)).map((seg, i) =>
         seg.match ? <Mark key={i}>{seg.text}</Mark> : <span key={i}>{seg.text}</span>,
       )}
     </>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { highlightSegments, queryTerms } from './highlight.js';
+import { highlightSegments, queryTerms, segmentsFromMarks } from './highlight.js';
 
 describe('highlighting query terms', () => {
   it('marks whole terms case-insensitively and keeps all the text', () => {
@@ -45,5 +45,24 @@ describe('highlighting query terms', () => {
     expect(marked('Таможня проверяет таможенные документы.')).toEqual(['Таможня', 'таможенные']);
     expect(marked('Shipping and reshipped goods')).toEqual(['Shipping']);
     expect(marked('客户申请退货。')).toEqual(['退货']);
+  });
+
+  it('literal fallback: whole words only, never a piece of a longer word', () => {
+    const marked = highlightSegments('Batteries ship without care; with care.', 'with care')
+      .filter((s) => s.match)
+      .map((s) => s.text);
+    expect(marked).toEqual(['care', 'with', 'care']);
+  });
+
+  it("marks exactly the server's ranges, keeping all the text", () => {
+    const text = 'A damaged box, damaged twice';
+    const segs = segmentsFromMarks(text, [
+      [15, 22],
+      [2, 9],
+      [40, 50],
+    ]);
+    expect(segs.map((s) => s.text).join('')).toBe(text);
+    expect(segs.filter((s) => s.match).map((s) => s.text)).toEqual(['damaged', 'damaged']);
+    expect(segmentsFromMarks(text, [])).toEqual([{ text, match: false }]);
   });
 });

@@ -6,7 +6,7 @@ export interface Segment {
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
-/** Query terms worth marking: words of 2+ letters (any CJK run), longest first so longer terms win. */
+/** Query terms worth marking (literal fallback): words of 2+ letters (any CJK run), longest first so longer terms win. */
 export function queryTerms(query: string): string[] {
   const words = query
     .split(/[^\p{L}\p{N}_]+/u)
@@ -23,19 +23,42 @@ function escapeRegExp(s: string): string {
 export interface StemTerms {
   prefixes: string[];
   exact: string[];
+  /** Per text asked about: the exact ranges to mark (preferred when present). */
+  marks?: Array<Array<[number, number]>>;
+}
+
+const NOT_WORD_BEFORE = '(?<![\\p{L}\\p{M}\\p{N}])';
+const NOT_WORD_AFTER = '(?![\\p{L}\\p{M}\\p{N}])';
+
+/** A literal term as a pattern: whole words only, except CJK runs (no spaces between words there). */
+function literal(term: string): string {
+  return CJK.test(term) ? escapeRegExp(term) : `${NOT_WORD_BEFORE}${escapeRegExp(term)}${NOT_WORD_AFTER}`;
 }
 
 function termsPattern(query: string, stems?: StemTerms): string | undefined {
   if (stems && stems.prefixes.length + stems.exact.length > 0) {
     // A word that starts with a stem is marked whole ("ship" marks "shipping"; "тамож" marks "таможенные").
-    const parts = [
-      ...stems.prefixes.map((p) => `(?<![\\p{L}\\p{M}\\p{N}])${escapeRegExp(p)}[\\p{L}\\p{M}\\p{N}]*`),
-      ...stems.exact.map(escapeRegExp),
-    ];
+    const parts = [...stems.prefixes.map((p) => `${NOT_WORD_BEFORE}${escapeRegExp(p)}[\\p{L}\\p{M}\\p{N}]*`), ...stems.exact.map(literal)];
     return parts.join('|');
   }
   const terms = queryTerms(query);
-  return terms.length ? terms.map(escapeRegExp).join('|') : undefined;
+  return terms.length ? terms.map(literal).join('|') : undefined;
+}
+
+/** Segments from the server's mark ranges (`highlightTerms` with texts): exactly what full-text search matched. */
+export function segmentsFromMarks(text: string, marks: ReadonlyArray<readonly [number, number]>): Segment[] {
+  const out: Segment[] = [];
+  let last = 0;
+  for (const [s, e] of [...marks].sort((a, b) => a[0] - b[0])) {
+    const start = Math.max(s, last);
+    const end = Math.min(e, text.length);
+    if (end <= start) continue;
+    if (start > last) out.push({ text: text.slice(last, start), match: false });
+    out.push({ text: text.slice(start, end), match: true });
+    last = end;
+  }
+  if (last < text.length) out.push({ text: text.slice(last), match: false });
+  return out.length > 0 ? out : [{ text, match: false }];
 }
 
 /**

@@ -27,7 +27,19 @@ import { useQuery } from '../lib/use-query.js';
 
 const ALL = '__all__';
 
-function HitCard({ hit, query, stems, kbName }: { hit: Hit; query: string; stems?: StemTerms; kbName: string }) {
+function HitCard({
+  hit,
+  query,
+  stems,
+  marks,
+  kbName,
+}: {
+  hit: Hit;
+  query: string;
+  stems?: StemTerms;
+  marks?: Array<[number, number]>;
+  kbName: string;
+}) {
   const where = formatLocation(hit.location);
   const open = () => navigate({ name: 'kb', kbId: hit.kb_id, docId: hit.doc_id, chunk: hit.chunk_index });
   const { desktop } = useApi();
@@ -66,7 +78,7 @@ function HitCard({ hit, query, stems, kbName }: { hit: Hit; query: string; stems
       </Group>
       <ErrorAlert error={fileError} title="Could not open the file" />
       <Text className="doc-text" component="div" lineClamp={8}>
-        <HighlightedText text={hit.text} query={query} {...(stems ? { stems } : {})} />
+        <HighlightedText text={hit.text} query={query} {...(stems ? { stems } : {})} {...(marks ? { marks } : {})} />
       </Text>
     </Card>
   );
@@ -108,8 +120,8 @@ export function SearchScreen() {
         ...(kbId !== ALL ? { kb_ids: [kbId] } : {}),
         ...(filter ? { filter } : {}),
       });
-      // Mark what full-text search matched, inflected forms included; literal marking if this call fails.
-      const stems = await client.highlightTerms({ query }).catch(() => undefined);
+      // Mark what full-text search matched (the index's analyzer, whole words); literal whole words if this call fails.
+      const stems = await client.highlightTerms({ query, texts: r.hits.map((h) => h.text) }).catch(() => undefined);
       setResult({ query, result: r, ...(stems ? { stems } : {}) });
     } catch (err) {
       setError(err);
@@ -197,12 +209,13 @@ export function SearchScreen() {
               Try other words, another mode (full-text finds exact words, vector finds meaning), or remove filters.
             </EmptyHint>
           ) : (
-            result.result.hits.map((h) => (
+            result.result.hits.map((h, i) => (
               <HitCard
                 key={`${h.kb_id}/${h.doc_id}/${h.chunk_index}`}
                 hit={h}
                 query={result.query}
                 {...(result.stems ? { stems: result.stems } : {})}
+                {...(result.stems?.marks?.[i] ? { marks: result.stems.marks[i] } : {})}
                 kbName={names.get(h.kb_id) ?? h.kb_id}
               />
             ))

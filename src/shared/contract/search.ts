@@ -47,7 +47,19 @@ export const SearchResultSchema = z.object({
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
-/** What the UI marks in hits: words starting with a query word's stem, and exact CJK runs / numbers. */
-export const HighlightTermsInputSchema = z.object({ query: z.string().max(4000) });
-export const HighlightTermsSchema = z.object({ prefixes: z.array(z.string()), exact: z.array(z.string()) });
+/**
+ * What the UI marks in hits. With `texts` (the hits' texts), `marks[i]` are the [start, end) ranges of `texts[i]` to
+ * mark: whole words matched by the index's analyzer (stems), CJK bigrams, never stop words or a letter inside a word.
+ * Without, the older hint: words starting with a query word's stem, and exact CJK runs / numbers.
+ */
+export const HighlightTermsInputSchema = z.object({
+  query: z.string().max(4000),
+  texts: z.array(z.string().max(1_000_000)).max(100).optional(),
+});
+export const MarkRangeSchema = z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]);
+export const HighlightTermsSchema = z.object({
+  prefixes: z.array(z.string()),
+  exact: z.array(z.string()),
+  marks: z.array(z.array(MarkRangeSchema)).optional(),
+});
 export type HighlightTerms = z.infer<typeof HighlightTermsSchema>;
