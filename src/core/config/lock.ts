@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { RagError } from '../../shared/errors.js';
 import { acquireExclusive, isPidAlive, readExclusive, removeIfUnchanged } from '../util/exclusive-file.js';
+import { writeFileAtomic } from '../util/json-file.js';
 
 export { isPidAlive } from '../util/exclusive-file.js';
 
@@ -100,16 +101,8 @@ function heldLock(lockPath: string, info: LockInfo): HeldLock {
       info.port = port;
       if (host) info.host = host;
       const next = JSON.stringify(info);
-      // Replace our own record whole (rename is atomic): readers see the old port or the new one.
-      const tmp = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-      const fd = fs.openSync(tmp, 'wx', 0o600);
-      try {
-        fs.writeSync(fd, next);
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
-      fs.renameSync(tmp, lockPath);
+      // Replace our own record whole (an atomic rename): readers see the old port or the new one.
+      writeFileAtomic(lockPath, next, 0o600);
       written = next;
     },
     release,
