@@ -1,35 +1,25 @@
 #!/usr/bin/env node
-// `npm start`: the desktop app where an Electron binary exists, otherwise the same app headless
-// (`ragdesk serve` with the web console). Builds first if needed and loads the sample KB on first start.
+// `npm start`: the desktop app where an Electron binary exists or can be fetched (once, on first start), otherwise
+// the same app headless (`ragdesk serve` with the web console). Builds first if needed and loads the sample KB
+// (rag_data/) on first start. Extra arguments go to the app or to `ragdesk serve`.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureElectron } from './electron-binary.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
 const cli = path.join(root, 'bin', 'ragdesk.js');
 const passThrough = process.argv.slice(2);
 
 function run(args, opts = {}) {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: root, stdio: opts.quiet ? 'pipe' : 'inherit', encoding: 'utf8' });
-  return r;
+  return spawnSync(process.execPath, [cli, ...args], { cwd: root, stdio: opts.quiet ? 'pipe' : 'inherit', encoding: 'utf8' });
 }
 
 if (!existsSync(path.join(root, 'out', 'main', 'cli.js')) || !existsSync(path.join(root, 'out', 'renderer', 'index.html'))) {
   console.error('ragdesk: building (first start)…');
   const b = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
   if (b.status !== 0) process.exit(b.status ?? 1);
-}
-
-function electronBinary() {
-  try {
-    const bin = require('electron');
-    return typeof bin === 'string' && existsSync(bin) ? bin : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 // First start: the sample KB from rag_data/ (English, Russian and Chinese documents).
@@ -58,10 +48,21 @@ if (list.status === 0) {
   process.stderr.write(list.stderr);
 }
 
-const electron = electronBinary();
-const child = electron
-  ? spawn(electron, [root, ...passThrough], { cwd: root, stdio: 'inherit' })
+// Say that a download runs only when it takes a while (where the host is unreachable it fails at once).
+let slow;
+const electron = await ensureElectron(root, {
+  onFetch: (version) => {
+    slow = setTimeout(() => console.error(`ragdesk: downloading Electron ${version} for the desktop window (first start only)…`), 1500);
+  },
+});
+clearTimeout(slow);
+if (!electron.path) {
+  console.error(
+    `ragdesk: running headless, no desktop window: ${electron.why}. The web console below serves your knowledge bases, the sample KB (rag_data/) included.`,
+  );
+}
+const child = electron.path
+  ? spawn(electron.path, [root, ...passThrough], { cwd: root, stdio: 'inherit' })
   : spawn(process.execPath, [cli, 'serve', ...passThrough], { cwd: root, stdio: 'inherit' });
-if (!electron) console.error('ragdesk: no Electron binary here; running headless (ragdesk serve) with the web console.');
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code) => process.exit(code ?? 0));
