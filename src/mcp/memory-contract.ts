@@ -190,6 +190,16 @@ export function memoryClient(
       hits.sort((a, b) => b.score - a.score);
       return { mode: i.mode, reranked: false, hits: hits.slice(0, i.top_k) };
     },
+    // Marks whole words that equal a query word (this store's search matches words exactly).
+    highlightTerms: (i) => {
+      const terms = new Set(words(i.query));
+      const marks = (i.texts ?? []).map((t) =>
+        [...t.matchAll(/[\p{L}\p{N}]+/gu)]
+          .filter((m) => terms.has(m[0].toLowerCase()))
+          .map((m): [number, number] => [m.index, m.index + m[0].length]),
+      );
+      return { prefixes: [], exact: [...terms], ...(i.texts ? { marks } : {}) };
+    },
     modelStatus: () => [{ model: 'fixture', resolved: '/models/fixture', kind: 'embedding', state: 'loaded', dim: 32 }],
     stats: () => ({
       kbs: state.kbs

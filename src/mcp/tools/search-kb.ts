@@ -8,10 +8,10 @@ import {
   parseFilterExpr,
   QueryArg,
   READ_ONLY,
-  SearchOut,
   TopKArg,
   UseRerankArg,
 } from '../tool-kit.js';
+import { SearchOutWithSnippets, SnippetArg, SnippetCharsArg, withSnippets } from './snippet.js';
 
 export const searchKb = defineTool({
   name: 'search_kb',
@@ -19,7 +19,8 @@ export const searchKb = defineTool({
   description:
     'Search one knowledge base and get the best-matching passages (chunks), each with doc_id, title, text, score, metadata, ' +
     'chunk_index and location (page, heading path, lines) to cite. Use the passages to answer; call get_document with the ' +
-    'doc_id (and chunk_index) for more context. Phrase the query as the information you need; it works across languages.',
+    'doc_id (and chunk_index) for more context. Phrase the query as the information you need; it works across languages. ' +
+    'With snippet: true each hit carries only its best-matching part (about snippet_chars characters): use it to scan many hits cheaply.',
   input: z.strictObject({
     kb_id: KbIdArg,
     query: QueryArg,
@@ -27,13 +28,21 @@ export const searchKb = defineTool({
     use_rerank: UseRerankArg,
     filter_expr: FilterArg,
     mode: ModeArg,
+    snippet: SnippetArg,
+    snippet_chars: SnippetCharsArg,
   }),
-  output: SearchOut,
+  output: SearchOutWithSnippets,
   annotations: { title: 'Search a knowledge base', ...READ_ONLY },
-  async run({ kb_id, query, top_k, use_rerank, filter_expr, mode }, { client }) {
+  async run({ kb_id, query, top_k, use_rerank, filter_expr, mode, snippet, snippet_chars }, { client }) {
     const filter = parseFilterExpr(filter_expr);
     const res = await client.search({ query, kb_ids: [kb_id], top_k, use_rerank, mode, ...(filter ? { filter } : {}) });
-    return { hits: res.hits.map(hitOut), mode: res.mode, reranked: res.reranked, ...(res.degraded ? { note: res.degraded } : {}) };
+    const hits = res.hits.map(hitOut);
+    return {
+      hits: snippet ? await withSnippets(client, query, hits, snippet_chars) : hits,
+      mode: res.mode,
+      reranked: res.reranked,
+      ...(res.degraded ? { note: res.degraded } : {}),
+    };
   },
   count: (out) => out.hits.length,
 });
