@@ -16,6 +16,10 @@ import { principalId } from './auth.js';
 
 /** Largest JSON-RPC body accepted on /mcp (a 500-document batch fits). */
 export const MCP_BODY_LIMIT = 64 * 1024 * 1024;
+/** The body limit for a key that may write nowhere: its tools take a query, ids and a filter (1 MiB). */
+export const MCP_READ_BODY_LIMIT = 1024 * 1024;
+/** MCP sessions one API key may hold; a new one beyond closes that key's own oldest. */
+export const DEFAULT_SESSIONS_PER_KEY = 32;
 
 interface Session {
   id: string;
@@ -32,6 +36,8 @@ export interface McpRouteOptions {
   /** Idle sessions are closed after this long (default 2 h; a client then gets 404 and starts a new one). */
   sessionIdleMs?: number;
   maxSessions?: number;
+  /** Sessions one API key may hold (default 32); the owner is limited by maxSessions only. */
+  maxSessionsPerKey?: number;
   metrics?: Metrics;
   activity?: ActivityLog;
   logger?: Logger;
@@ -79,7 +85,15 @@ export class McpRoute {
     });
   }
 
+  /** What a caller may send: a key that may write nowhere sends queries only, so its bodies stay small. */
+  private bodyLimit(principal: Principal): number {
+    if (principal.kind === 'owner') return MCP_BODY_LIMIT;
+    const scope = this.options.core.scopeOf(principal);
+    return !scope.owner && scope.write.size === 0 ? MCP_READ_BODY_LIMIT : MCP_BODY_LIMIT;
+  }
+
   async handle(req: IncomingMessage, res: ServerResponse, principal: Principal): Promise<void> {
+    const limit = this.bodyLimit(principal);
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string' && sid) {
       const session = this.sessions.get(sid);
@@ -87,21 +101,21 @@ export class McpRoute {
       if (!session || principalId(session.principal) !== principalId(principal)) return rpcError(res, 404, -32001, 'Session not found');
       session.lastSeen = Date.now();
       session.principal = principal;
-      const body = req.method === 'POST' ? await readJson(req, MCP_BODY_LIMIT) : undefined;
+      const body = req.method === 'POST' ? await readJson(req, limit) : undefined;
       return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
       return rpcError(res, 405, -32000, 'Method not allowed without a session: POST JSON-RPC messages to /mcp');
     }
-    const body = await readJson(req, MCP_BODY_LIMIT);
+    const body = await readJson(req, limit);
     const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
     if (initializing && !this.options.stateless) return this.openSession(req, res, body, principal);
     return this.stateless(req, res, body, principal);
   }
 
   private async openSession(req: IncomingMessage, res: ServerResponse, body: unknown, principal: Principal): Promise<void> {
-    this.evictIfFull();
+    this.makeRoomFor(principal);
     const holder: { session?: Session } = {};
     const server = this.newServer(() => holder.session?.principal ?? principal);
     const transport = new StreamableHTTPServerTransport({
@@ -113,6 +127,7 @@ export class McpRoute {
       onsessioninitialized: (id) => {
         holder.session = { id, principal, transport, server, lastSeen: Date.now() };
         this.sessions.set(id, holder.session);
+        this.trimKey(holder.session);
         this.options.logger?.debug({ session: id, key_name: principal.name }, 'mcp session opened');
       },
       onsessionclosed: (id) => {
@@ -137,11 +152,44 @@ export class McpRoute {
     await transport.handleRequest(req, res, body);
   }
 
-  private evictIfFull(): void {
-    const max = this.options.maxSessions ?? 500;
-    if (this.sessions.size < max) return;
-    const oldest = [...this.sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0];
-    if (oldest) this.closeSession(oldest);
+  /**
+   * Room for one more session of `principal`. A key at its own limit loses its own least recently used session;
+   * when the server is full, the key holding the most sessions loses its least recently used one. So no key can
+   * close the sessions of others by opening many of its own.
+   */
+  private makeRoomFor(principal: Principal): void {
+    const byKey = new Map<string, Session[]>();
+    for (const s of this.sessions.values()) {
+      const id = principalId(s.principal);
+      const list = byKey.get(id) ?? [];
+      list.push(s);
+      byKey.set(id, list);
+    }
+    const lru = (list: Session[]) => list.reduce((a, b) => (b.lastSeen < a.lastSeen ? b : a));
+    const perKey = this.options.maxSessionsPerKey ?? DEFAULT_SESSIONS_PER_KEY;
+    const mine = byKey.get(principalId(principal)) ?? [];
+    if (principal.kind === 'key' && mine.length >= perKey) return this.closeSession(lru(mine));
+    if (this.sessions.size < (this.options.maxSessions ?? 500)) return;
+    const heaviest = [...byKey.values()].reduce((a, b) => (b.length > a.length ? b : a));
+    this.closeSession(lru(heaviest));
+  }
+
+  /** Sessions opened at the same moment may pass makeRoomFor together: the key's oldest beyond its limit go. */
+  private trimKey(added: Session): void {
+    if (added.principal.kind !== 'key') return;
+    const id = principalId(added.principal);
+    const mine = [...this.sessions.values()]
+      .filter((s) => s !== added && principalId(s.principal) === id)
+      .sort((a, b) => a.lastSeen - b.lastSeen);
+    const perKey = this.options.maxSessionsPerKey ?? DEFAULT_SESSIONS_PER_KEY;
+    for (const s of mine.slice(0, Math.max(0, mine.length + 1 - perKey))) this.closeSession(s);
+  }
+
+  /** Sessions held by a principal (owner or key id). */
+  sessionsOf(id: string): number {
+    let n = 0;
+    for (const s of this.sessions.values()) if (principalId(s.principal) === id) n++;
+    return n;
   }
 
   private closeSession(s: Session): void {

@@ -9,8 +9,17 @@ import type { Core } from '../core/core.js';
 import { Metrics } from '../core/metrics/metrics.js';
 import { RAGDESK_VERSION } from '../shared/version.js';
 import { handleApi } from './api-route.js';
-import { authenticate, DEFAULT_RATE_LIMIT, principalId, RateLimiter, type RateLimit } from './auth.js';
-import { HttpError, sendError, sendJson } from './body.js';
+import {
+  authenticate,
+  DEFAULT_KEY_CONCURRENCY,
+  DEFAULT_KEY_UPLOADS,
+  DEFAULT_RATE_LIMIT,
+  InFlight,
+  principalId,
+  RateLimiter,
+  type RateLimit,
+} from './auth.js';
+import { HttpError, refuse, sendError, sendJson } from './body.js';
 import { McpRoute } from './mcp-route.js';
 import { allowedHostHeaders, allowedOrigins, hostForUrl, SECURITY_HEADERS } from './security.js';
 import { serveStatic } from './static.js';
@@ -27,6 +36,11 @@ export interface HttpServerOptions {
   stateless?: boolean;
   /** Per-key limit; false for none. The owner is never limited. */
   rateLimit?: RateLimit | false;
+  /** Requests one API key may have in progress at once (default 16); uploads among them (default 2). */
+  keyConcurrency?: number;
+  keyUploads?: number;
+  /** MCP sessions one API key may hold (default 32; its own oldest is closed for a new one). */
+  maxSessionsPerKey?: number;
   /** The built web console (out/renderer), served at / when it exists. */
   staticDir?: string;
   /** Extra Host header names (e.g. a LAN name when bound to all interfaces) and browser origins to accept. */
@@ -73,6 +87,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const metrics = options.metrics ?? new Metrics(core.opMetrics);
   const keys = options.keys ?? keyStoreFor(dataPaths(core.dataDir).keys);
   const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
+  const inFlight = new InFlight(options.keyConcurrency ?? DEFAULT_KEY_CONCURRENCY);
+  const uploads = new InFlight(options.keyUploads ?? DEFAULT_KEY_UPLOADS);
   const mcp = new McpRoute({
     core,
     metrics,
@@ -80,25 +96,43 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     ...(options.activity ? { activity: options.activity } : {}),
     ...(logger ? { logger } : {}),
     ...(options.sessionIdleMs ? { sessionIdleMs: options.sessionIdleMs } : {}),
+    ...(options.maxSessionsPerKey ? { maxSessionsPerKey: options.maxSessionsPerKey } : {}),
   });
   metrics.gauge('ragdesk_mcp_sessions', 'Open MCP sessions.', () => mcp.sessionCount);
   let hosts = new Set<string>();
   let origins = new Set<string>();
 
-  function authorize(req: IncomingMessage, res: ServerResponse, limited: boolean): Principal | undefined {
+  /**
+   * Authenticate, then hold a key to its rate and to its share of requests in progress (`limited`). A session's
+   * standing GET stream on /mcp lasts as long as the session: sessions per key bound those, not this count.
+   */
+  function authorize(req: IncomingMessage, res: ServerResponse, limited: boolean, counted = limited): Principal | undefined {
     const principal = authenticate(req, options.ownerToken, keys);
     if (!principal) {
-      sendError(res, 401, 'permission_denied', 'missing or invalid API key: send Authorization: Bearer <key>', {
+      refuse(req, res, 401, 'permission_denied', 'missing or invalid API key: send Authorization: Bearer <key>', {
         'WWW-Authenticate': 'Bearer realm="ragdesk"',
       });
       return undefined;
     }
-    if (limited && limiter && principal.kind === 'key') {
-      const wait = limiter.take(principalId(principal));
+    if (limited && principal.kind === 'key') {
+      const wait = limiter?.take(principalId(principal)) ?? 0;
       if (wait > 0) {
-        sendError(res, 429, 'busy', `rate limit exceeded for key "${principal.name}"; retry in ${wait}s`, { 'Retry-After': String(wait) });
+        refuse(req, res, 429, 'busy', `rate limit exceeded for key "${principal.name}"; retry in ${wait}s`, {
+          'Retry-After': String(wait),
+        });
         return undefined;
       }
+    }
+    if (counted && principal.kind === 'key') {
+      // A key may not hold more than its share of the server: requests in progress are counted until answered.
+      const release = inFlight.enter(principalId(principal));
+      if (!release) {
+        refuse(req, res, 429, 'busy', `key "${principal.name}" has ${inFlight.limit} requests in progress; retry when one is answered`, {
+          'Retry-After': '1',
+        });
+        return undefined;
+      }
+      res.on('close', release);
     }
     return principal;
   }
@@ -114,10 +148,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     // DNS-rebinding protection: a page on evil.example resolving to 127.0.0.1 still sends Host: evil.example.
     if (!hosts.has(String(req.headers.host ?? '').toLowerCase()))
-      return sendError(res, 403, 'permission_denied', 'Host header not allowed');
+      return refuse(req, res, 403, 'permission_denied', 'Host header not allowed');
     const origin = req.headers.origin;
     if (origin !== undefined) {
-      if (!origins.has(origin.toLowerCase())) return sendError(res, 403, 'permission_denied', 'Origin not allowed');
+      if (!origins.has(origin.toLowerCase())) return refuse(req, res, 403, 'permission_denied', 'Origin not allowed');
       res.setHeader('Access-Control-Allow-Origin', origin);
       res.setHeader('Vary', 'Origin');
       res.setHeader('Access-Control-Expose-Headers', 'mcp-session-id, retry-after');
@@ -146,14 +180,20 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       return void res.end(text);
     }
     if (route === '/mcp') {
-      const principal = authorize(req, res, true);
+      const principal = authorize(req, res, true, req.method !== 'GET');
       if (principal) await mcp.handle(req, res, principal);
       return;
     }
     if (route === '/api') {
       const principal = authorize(req, res, true);
-      if (principal) await handleApi(req, res, decodeURIComponent(pathname.slice('/api/'.length)), principal, core);
-      return;
+      if (!principal) return;
+      let method: string;
+      try {
+        method = decodeURIComponent(pathname.slice('/api/'.length));
+      } catch {
+        return refuse(req, res, 400, 'invalid_parameter', 'the method name in the path is not valid percent-encoding');
+      }
+      return handleApi(req, res, method, principal, core, uploads);
     }
     if (route === '/internal/handover') {
       const principal = authorize(req, res, false);
@@ -171,7 +211,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (err instanceof HttpError) return sendError(res, err.status, err.code, err.message, err.headers);
+      if (err instanceof HttpError) return refuse(req, res, err.status, err.code, err.message, err.headers);
       logger?.error({ err, url: req.url }, 'http request failed');
       if (!res.headersSent) sendError(res, 500, 'internal', 'internal error');
       else res.end();
