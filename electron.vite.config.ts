@@ -18,6 +18,7 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/index.ts'),
           cli: resolve(__dirname, 'src/cli/index.ts'),
           'embed-worker': resolve(__dirname, 'src/core/embed/embed-worker.ts'),
+          'parse-worker': resolve(__dirname, 'src/core/parse/pool/parse-worker.ts'),
         },
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
       },

@@ -1,8 +1,10 @@
 import mammoth from 'mammoth';
+import { RagError } from '../../shared/errors.js';
 import { assembleDocument } from './assemble.js';
 import { readDocxProperties } from './docx-properties.js';
 import { htmlToBlocks } from './html-blocks.js';
 import { parseFailed } from './parse-errors.js';
+import { SafeZip } from './zip/safe-zip.js';
 import type { ParseInput, ParsedDocument, Parser } from './types.js';
 
 /** Word's Title style is the document title and the top of the heading path; images are dropped, not inlined. */
@@ -27,6 +29,21 @@ export const docxParser: Parser = {
   description:
     'Word .docx via mammoth: Heading 1–6 (and Title) give the heading path; lists and tables kept as text; title and author from the document properties.',
   async parse(input: ParseInput): Promise<ParsedDocument> {
+    // mammoth unzips with JSZip, which has no limits: the archive is checked first, and every XML part mammoth
+    // reads is inflated once here within the limits, so JSZip never meets a part bigger than what was verified.
+    let zip: SafeZip;
+    try {
+      zip = SafeZip.open(input.data, input.filename);
+    } catch (err) {
+      if (err instanceof RagError && err.code === 'parse_failed') {
+        throw parseFailed(input.filename, 'invalid_docx', 'the file is not a readable .docx (damaged or another format)', err);
+      }
+      throw err;
+    }
+    if (!zip.has('word/document.xml')) {
+      throw parseFailed(input.filename, 'invalid_docx', 'the file is not a readable .docx (no word/document.xml)');
+    }
+    for (const name of zip.names()) if (/\.(xml|rels)$/i.test(name)) zip.read(name);
     let result;
     try {
       const buffer = Buffer.from(input.data.buffer, input.data.byteOffset, input.data.byteLength);
@@ -35,7 +52,7 @@ export const docxParser: Parser = {
       throw parseFailed(input.filename, 'invalid_docx', 'the file is not a readable .docx (damaged or another format)', err);
     }
     const { blocks, title: firstHeading } = htmlToBlocks(result.value);
-    const props = readDocxProperties(input.data);
+    const props = readDocxProperties(zip);
     return assembleDocument({
       parser: 'docx',
       blocks,

@@ -8,6 +8,7 @@ import { markdownParser } from './markdown-parser.js';
 import { parseFailed, unsupportedFormat } from './parse-errors.js';
 import { pdfParser } from './pdf-parser.js';
 import { textParser } from './text-parser.js';
+import { defaultParsePool, type ParsePool, type TaskProgress } from './pool/parse-pool.js';
 import type { ParseInput, ParsedDocument, Parser } from './types.js';
 
 const PARSERS: readonly Parser[] = [textParser, markdownParser, htmlParser, pdfParser, docxParser];
@@ -76,17 +77,56 @@ export interface ParseBytesInput extends ParseInput {
   parser?: string;
 }
 
-/**
- * Detects the format and parses. Errors: `unsupported_format` for formats we do not read, `parse_failed`
- * naming the file for anything that goes wrong inside a parser, `invalid_parameter` for an unknown parser
- * name. A document without text is not an error: it comes back empty with an `empty_text` warning.
- */
-export async function parseBytes(input: ParseBytesInput): Promise<ParsedDocument> {
-  const parser = input.parser ? getParser(input.parser) : detectParser(input);
+/** What a worker gets: the parser chosen by the host, the bytes and the file's name. */
+export interface ParseTaskPayload {
+  parser: string;
+  data: Uint8Array;
+  filename?: string;
+}
+
+/** Runs one parser in this thread, turning anything unexpected into `parse_failed` naming the file. */
+export async function parseWithParser(payload: ParseTaskPayload): Promise<ParsedDocument> {
+  const parser = getParser(payload.parser);
   try {
-    return await parser.parse({ data: input.data, ...(input.filename === undefined ? {} : { filename: input.filename }) });
+    return await parser.parse({ data: payload.data, ...(payload.filename === undefined ? {} : { filename: payload.filename }) });
   } catch (err) {
     if (err instanceof RagError) throw err;
-    throw parseFailed(input.filename, 'error', `the ${parser.name} parser failed`, err);
+    throw parseFailed(payload.filename, 'error', `the ${parser.name} parser failed`, err);
   }
+}
+
+/** Detects and parses in this thread, without the pool's limits: for trusted bytes and the parsers' own tests. */
+export async function parseBytesInThread(input: ParseBytesInput): Promise<ParsedDocument> {
+  const parser = input.parser ? getParser(input.parser) : detectParser(input);
+  return parseWithParser({ parser: parser.name, data: input.data, ...(input.filename === undefined ? {} : { filename: input.filename }) });
+}
+
+export interface ParseOptions {
+  /** Cancels the parse (its worker is stopped). */
+  signal?: AbortSignal;
+  onProgress?: (p: TaskProgress) => void;
+  /** The pool to parse in; the process-wide one by default. */
+  pool?: ParsePool;
+}
+
+/**
+ * Detects the format (here: sniffing is cheap and refuses binaries before any worker is involved) and parses in the
+ * parse worker pool, under its memory and time limits. Errors: `unsupported_format` for formats we do not read,
+ * `parse_failed` naming the file for anything that goes wrong inside a parser, `too_large` naming the limit for a
+ * file over a pool or ZIP limit, `invalid_parameter` for an unknown parser name. A document without text is not an
+ * error: it comes back empty with an `empty_text` warning.
+ */
+export async function parseBytes(input: ParseBytesInput, options: ParseOptions = {}): Promise<ParsedDocument> {
+  const parser = input.parser ? getParser(input.parser) : detectParser(input);
+  const payload: ParseTaskPayload = {
+    parser: parser.name,
+    data: input.data,
+    ...(input.filename === undefined ? {} : { filename: input.filename }),
+  };
+  const pool = options.pool ?? defaultParsePool();
+  return pool.run<ParsedDocument>('parse', payload, {
+    ...(input.filename === undefined ? {} : { filename: input.filename }),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
 }

@@ -9,7 +9,7 @@ import {
   type ParsedInput,
 } from '../../shared/contract/index.js';
 import { RagError, toErrorEnvelope } from '../../shared/errors.js';
-import { getParser, parseBytes } from '../parse/registry.js';
+import { parseBytes } from '../parse/registry.js';
 import type { ParsedDocument } from '../parse/types.js';
 import { sqlString } from '../store/sql.js';
 import type { CoreContext } from './context.js';
@@ -26,7 +26,8 @@ function unwrap(result: AddResult | RagError | undefined): AddResult {
 
 export async function parseText(content: string, format: 'text' | 'markdown' | 'html' = 'text'): Promise<ParsedDocument> {
   if (!content.trim()) throw new RagError('invalid_parameter', 'content must not be empty');
-  const parsed = await getParser(format).parse({ data: Buffer.from(content, 'utf8') });
+  // Text from callers is untrusted too: it is parsed in the worker pool, under the same limits as files.
+  const parsed = await parseBytes({ data: Buffer.from(content, 'utf8'), parser: format });
   // Text given as a string has no byte encoding worth recording.
   const { encoding: _e, encoding_confidence: _c, ...metadata } = parsed.metadata;
   return { ...parsed, metadata };

@@ -1,0 +1,87 @@
+/**
+ * The parse worker (worker_threads), spawned by ParsePool: runs named tasks on untrusted bytes under the pool's
+ * memory and time limits. Add a task by adding a handler to TASK_HANDLERS (OCR: a per-page handler that calls
+ * `ctx.progress` after each page and stops when `ctx.signal` aborts). Bundled builds emit it as
+ * `out/main/parse-worker.js`; under vitest/tsx it runs from this .ts file.
+ */
+import { parentPort } from 'node:worker_threads';
+import { RagError, toErrorEnvelope } from '../../../shared/errors.js';
+import { parseWithParser, type ParseTaskPayload } from '../registry.js';
+import type { PoolRequest, PoolResponse, TaskProgress } from './protocol.js';
+
+// stdout carries the MCP protocol in one process mode: nothing from this thread may print there.
+const toStderr = (...args: unknown[]): void => console.error(...args);
+console.log = toStderr;
+console.info = toStderr;
+console.debug = toStderr;
+console.warn = toStderr;
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+
+const port = parentPort;
+if (!port) throw new Error('parse-worker must run as a worker thread');
+
+export interface TaskContext {
+  progress(p: TaskProgress): void;
+  signal: AbortSignal;
+}
+
+type Handler = (payload: never, ctx: TaskContext) => Promise<unknown>;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+const TASK_HANDLERS: Record<string, Handler> = {
+  parse: (payload: ParseTaskPayload) => parseWithParser(payload),
+  // Self-tests of the pool's limits (parse-pool.test.ts): a stuck parser, a greedy one, one that reports progress.
+  'selftest:spin': async (payload: { ms: number }) => {
+    const end = Date.now() + payload.ms;
+    while (Date.now() < end) {
+      /* a parser stuck in a loop */
+    }
+    return 'spun';
+  },
+  'selftest:oom': async () => {
+    const hold: string[][] = [];
+    for (;;) hold.push(Array.from({ length: 100_000 }, (_, i) => `${i} `.repeat(4)));
+  },
+  'selftest:progress': async (payload: { steps: number; ms: number }, ctx) => {
+    for (let i = 1; i <= payload.steps; i++) {
+      if (ctx.signal.aborted) throw new RagError('internal', 'cancelled', { details: { cancelled: true } });
+      await sleep(payload.ms);
+      ctx.progress({ done: i, total: payload.steps });
+    }
+    return payload.steps;
+  },
+  'selftest:crash': async () => {
+    setImmediate(() => {
+      throw new Error('parse worker crash requested');
+    });
+    return sleep(60_000);
+  },
+};
+
+const running = new Map<number, AbortController>();
+
+function post(msg: PoolResponse): void {
+  port!.postMessage(msg);
+}
+
+async function run(id: number, kind: string, payload: unknown): Promise<void> {
+  const controller = new AbortController();
+  running.set(id, controller);
+  try {
+    const handler = TASK_HANDLERS[kind];
+    if (!handler) throw new RagError('internal', `unknown parse task "${kind}"`);
+    const ctx: TaskContext = { progress: (progress) => post({ type: 'progress', id, progress }), signal: controller.signal };
+    const value = await handler(payload as never, ctx);
+    post({ type: 'result', id, ok: true, value });
+  } catch (err) {
+    post({ type: 'result', id, ok: false, error: toErrorEnvelope(err) });
+  } finally {
+    running.delete(id);
+  }
+}
+
+port.on('message', (msg: PoolRequest) => {
+  if (msg.type === 'run') void run(msg.id, msg.kind, msg.payload);
+  else running.get(msg.id)?.abort();
+});
