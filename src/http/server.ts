@@ -39,7 +39,8 @@ export interface HttpServerOptions {
   /** Requests one API key may have in progress at once (default 16); uploads among them (default 2). */
   keyConcurrency?: number;
   keyUploads?: number;
-  /** MCP sessions one API key may hold (default 32; its own oldest is closed for a new one). */
+  /** MCP sessions in all (default 500) and per API key (default 32; a key's own oldest is closed for a new one). */
+  maxSessions?: number;
   maxSessionsPerKey?: number;
   /** The built web console (out/renderer), served at / when it exists. */
   staticDir?: string;
@@ -96,6 +97,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     ...(options.activity ? { activity: options.activity } : {}),
     ...(logger ? { logger } : {}),
     ...(options.sessionIdleMs ? { sessionIdleMs: options.sessionIdleMs } : {}),
+    ...(options.maxSessions ? { maxSessions: options.maxSessions } : {}),
     ...(options.maxSessionsPerKey ? { maxSessionsPerKey: options.maxSessionsPerKey } : {}),
   });
   metrics.gauge('ragdesk_mcp_sessions', 'Open MCP sessions.', () => mcp.sessionCount);
