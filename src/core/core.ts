@@ -7,6 +7,7 @@ import { acquireLock, type HeldLock } from './config/lock.js';
 import { makeDataDirPrivate } from './config/private-dir.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
 import { coreHandlers } from './dispatch/handlers.js';
+import { internalErrorMiddleware, stderrInternalLog, type InternalErrorLog } from './dispatch/internal-errors.js';
 import { metricsMiddleware, pauseMiddleware } from './dispatch/middleware.js';
 import { createModelManager } from './embed/model-manager.js';
 import type { ModelManager } from './embed/types.js';
@@ -56,6 +57,8 @@ export class Core {
   readonly health: HealthStore;
   /** Folder sources: sync, watch, pause. */
   readonly sources: SourceManager;
+  /** Where internal errors are logged (callers get a reference only); a server points it at its log. */
+  private internalLog: InternalErrorLog = stderrInternalLog;
 
   private constructor(
     readonly ctx: CoreContext,
@@ -70,6 +73,7 @@ export class Core {
     this.dispatcher = new Dispatcher(contract, coreHandlers({ ctx, jobs: this.jobs, health: this.health, sources: this.sources }));
     this.dispatcher.use(metricsMiddleware(this.opMetrics));
     this.dispatcher.use(pauseMiddleware(ctx.pause));
+    this.dispatcher.use(internalErrorMiddleware(() => this.internalLog));
     this.client = this.dispatcher.clientFor(OWNER_SCOPE);
   }
 
@@ -135,6 +139,11 @@ export class Core {
   /** The one way into the contract for every adapter: parse once, authorise, middleware, output check. */
   dispatch(method: string, input: unknown, scope: CallerScope): Promise<unknown> {
     return this.dispatcher.dispatch(method, input, scope);
+  }
+
+  /** Log internal errors here instead of stderr (callers see `internal` with a reference into this log). */
+  setInternalErrorLog(log: InternalErrorLog): void {
+    this.internalLog = log;
   }
 
   /** A typed contract client limited to `scope` (the owner's is `client`). */

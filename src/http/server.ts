@@ -86,6 +86,11 @@ function routeOf(pathname: string): string {
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { core, logger } = options;
   const metrics = options.metrics ?? new Metrics(core.opMetrics);
+  // Internal errors reach callers as a reference into this server's log.
+  if (logger)
+    core.setInternalErrorLog((e) =>
+      logger.error({ ref: e.ref, method: e.method, err: e.stack ?? e.message }, `internal error: ${e.message}`),
+    );
   const keys = options.keys ?? keyStoreFor(dataPaths(core.dataDir).keys);
   const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
   const inFlight = new InFlight(options.keyConcurrency ?? DEFAULT_KEY_CONCURRENCY);

@@ -8,6 +8,8 @@ import {
   type Hit,
   type RagClient,
 } from '../shared/contract/index.js';
+import { randomBytes } from 'node:crypto';
+import { stderrInternalLog } from '../core/dispatch/internal-errors.js';
 import { toErrorEnvelope, type ErrorEnvelope } from '../shared/errors.js';
 
 export { parseFilterExpr } from '../shared/filter-expr.js';
@@ -53,10 +55,24 @@ export function okResult(data: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
 }
 
-/** A failed call: `isError` and `{code, message}` (plus details when there are any) as JSON text. */
+/**
+ * A failed call: `isError` and `{code, message}` (plus details when there are any) as JSON text. An internal error
+ * from the contract already carries only a reference into the log; one raised in a tool itself is logged here and
+ * answered the same way, so no path or stack fragment reaches the agent.
+ */
 export function errorResult(err: unknown): CallToolResult {
-  const env: ErrorEnvelope = toErrorEnvelope(err);
-  const body = env.code === 'internal' ? { code: env.code, message: env.message } : env;
+  let env: ErrorEnvelope = toErrorEnvelope(err);
+  if (env.code === 'internal' && typeof env.details?.ref !== 'string') {
+    const ref = randomBytes(4).toString('hex');
+    stderrInternalLog({
+      ref,
+      method: 'mcp tool',
+      message: env.message,
+      ...(err instanceof Error && err.stack ? { stack: err.stack } : {}),
+    });
+    env = { code: 'internal', message: `internal error (ref ${ref}); the details are in ragdesk's log`, details: { ref } };
+  }
+  const body = env;
   return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
 }
 

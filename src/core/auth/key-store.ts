@@ -160,6 +160,23 @@ export class KeyStore {
     });
   }
 
+  /**
+   * Take a KB out of every key's rights (it is being deleted): a KB created later with the same id starts with no
+   * key able to read it. Keys with `'*'` keep covering every KB, as they always do. Returns the keys changed.
+   */
+  forgetKb(kbId: string): number {
+    return this.mutate((data) => {
+      let changed = 0;
+      for (const k of data.keys) {
+        const before = JSON.stringify([k.read, k.write]);
+        if (Array.isArray(k.read)) k.read = k.read.filter((id) => id !== kbId);
+        if (Array.isArray(k.write)) k.write = k.write.filter((id) => id !== kbId);
+        if (JSON.stringify([k.read, k.write]) !== before) changed++;
+      }
+      return changed;
+    });
+  }
+
   /** The principal for a presented key, or undefined when it is unknown or revoked. */
   verify(presented: string): Principal | undefined {
     if (!presented.startsWith(KEY_PREFIX) || presented.length > 200) return undefined;

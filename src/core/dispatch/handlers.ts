@@ -15,6 +15,7 @@ import * as docs from '../services/document-service.js';
 import { documentFile } from '../services/document-file.js';
 import * as kbs from '../services/kb-service.js';
 import { cancelModelChange, changeKbModel, modelChangeStatus } from '../services/model-change.js';
+import { kbForKey } from '../services/key-view.js';
 import { preview } from '../services/preview-service.js';
 import { diagnostic, modelStatus, stats } from '../services/system-service.js';
 import type { SourceManager } from '../sources/source-manager.js';
@@ -38,12 +39,20 @@ type In<M extends keyof typeof contract> = ParsedInput<M>;
 export function coreHandlers({ ctx, jobs, health, sources }: CoreParts): Handlers<typeof contract> {
   const keys = () => keyStoreFor(dataPaths(ctx.options.dataDir).keys);
   return {
-    listKbs: (_i, scope) => kbs.listKbs(ctx, readableKbs(scope)),
-    getKb: (i: In<'getKb'>) => kbs.summarizeKb(ctx, ctx.store.registry.get(i.kb_id)),
+    listKbs: async (_i, scope) => {
+      const list = await kbs.listKbs(ctx, readableKbs(scope));
+      return scope.owner ? list : list.map(kbForKey);
+    },
+    getKb: async (i: In<'getKb'>, scope) => {
+      const kb = await kbs.summarizeKb(ctx, ctx.store.registry.get(i.kb_id));
+      return scope.owner ? kb : kbForKey(kb);
+    },
     createKb: (i) => kbs.createKb(ctx, i),
     updateKb: (i) => kbs.updateKb(ctx, i),
     deleteKb: async (i) => {
       ctx.store.registry.get(i.kb_id);
+      // Grants go first: a KB made later under the same id is not readable by the keys of this one.
+      keys().forgetKb(i.kb_id);
       await sources.dropKb(i.kb_id);
       return kbs.deleteKb(ctx, i.kb_id);
     },

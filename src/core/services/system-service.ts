@@ -5,6 +5,7 @@ import { RAGDESK_VERSION } from '../../shared/version.js';
 import { dataPaths } from '../config/data-dir.js';
 import type { CoreContext } from './context.js';
 import { kbStats } from './kb-service.js';
+import { kbForKey, modelStatusForKey } from './key-view.js';
 
 const requirePackage = createRequire(import.meta.url);
 
@@ -18,18 +19,20 @@ function versionOf(pkg: string): string {
 
 export async function stats(ctx: CoreContext, allowed?: ReadonlySet<string>) {
   const kbs = ctx.store.registry.list().filter((kb) => !allowed || allowed.has(kb.kb_id));
-  return { kbs: await Promise.all(kbs.map((kb) => kbStats(ctx, kb))) };
+  const all = await Promise.all(kbs.map((kb) => kbStats(ctx, kb)));
+  return { kbs: allowed ? all.map(kbForKey) : all };
 }
 
 /**
  * The state of the models a caller's KBs use, and the rerankers. The owner (`allowed` undefined) sees every model;
- * a key learns nothing about models only other KBs use.
+ * a key learns nothing about models only other KBs use, and of the others only their names and state (no endpoint
+ * URL, folder or error text: see key-view.ts).
  */
 export function modelStatus(ctx: CoreContext, allowed?: ReadonlySet<string>): ModelStatus[] {
   const all = ctx.models.status();
   if (!allowed) return all;
-  const used = new Set(ctx.store.registry.list().flatMap((kb) => (allowed.has(kb.kb_id) ? [kb.embedding_model] : [])));
-  return all.filter((m) => m.kind === 'rerank' || used.has(m.model));
+  const used = new Set(ctx.store.registry.list().flatMap((kb) => (allowed.has(kb.kb_id) ? [kb.embedding_model.trim()] : [])));
+  return all.filter((m) => m.kind === 'rerank' || used.has(m.model.trim())).map(modelStatusForKey);
 }
 
 /** Index and model state, versions and warnings, limited to the KBs `allowed` (undefined: all, with paths). */
