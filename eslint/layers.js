@@ -27,7 +27,7 @@ export const LAYERS = {
  */
 export const CORE_SUBLAYERS = [
   ['util', 'text', 'config', 'logging', 'metrics'],
-  ['parse', 'chunk', 'embed', 'store'],
+  ['parse', 'chunk', 'embed', 'store', 'ocr'],
   ['auth', 'activity', 'health', 'search', 'services'],
   ['jobs'],
   ['sources'],

@@ -19,7 +19,7 @@ let pdfjsLoading: Promise<{ pdfjs: PdfJs; assets: string }> | undefined;
  * file by a relative URL (which breaks once bundled). `verbosity: 0` on every document keeps font warnings
  * off stdout/stderr.
  */
-function loadPdfJs(): Promise<{ pdfjs: PdfJs; assets: string }> {
+export function loadPdfJs(): Promise<{ pdfjs: PdfJs; assets: string }> {
   pdfjsLoading ??= (async () => {
     const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;

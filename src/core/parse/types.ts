@@ -26,6 +26,11 @@ export interface ParsedDocument {
   /** Facts the parser learned: page_count, encoding, author... Stored with the document. */
   metadata: Metadata;
   warnings: string[];
+  /**
+   * Pages to read by OCR: PDF pages without a text layer (or with one that is only noise), or every page of an
+   * image. The ingestion's OCR stage (src/core/ocr) reads them and merges their text in by page.
+   */
+  ocr?: { kind: 'pdf' | 'image'; pages: number[] | 'all' };
 }
 
 export interface ParseInput {
