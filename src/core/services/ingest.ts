@@ -204,6 +204,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
       try {
         const typed = typeMetadata(w.doc.metadata, fields);
         Object.assign(fields, typed.newFields);
+        w.doc.warnings.push(...typed.warnings);
         const docVectors = vectors.get(w.doc);
         w.doc.chunks.forEach((c, ci) => {
           rows.push({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AddResultSchema, MetadataSchema } from '../../shared/contract/index.js';
+import { AddResultSchema, MetadataInputSchema } from '../../shared/contract/index.js';
 import { ADDITIVE, defineTool, KbIdArg } from '../tool-kit.js';
 
 /** Fields shared by the add tools. */
@@ -13,7 +13,7 @@ export const DocumentFields = {
   title: z.string().max(1000).optional().describe('Title shown in hits and citations'),
   content: z.string().describe('The text to store (plain text, or markdown/html with `format`)'),
   source: z.string().max(4096).optional().describe('Where it came from (URL, path, system); filterable as `source`'),
-  metadata: MetadataSchema.optional().describe(
+  metadata: MetadataInputSchema.optional().describe(
     'Filterable fields: string, number, boolean or lists of strings/numbers, e.g. {"year": 2024, "tags": ["hr", "policy"]}',
   ),
   format: z

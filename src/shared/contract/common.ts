@@ -33,6 +33,21 @@ export const MetadataValueSchema = z.union([z.string(), z.number(), z.boolean(),
 export const MetadataSchema = z.record(z.string(), MetadataValueSchema);
 export type Metadata = z.infer<typeof MetadataSchema>;
 
+/** Metadata keys one document may carry (its own and those its parser found, e.g. Markdown front matter). */
+export const MAX_METADATA_KEYS = 64;
+/** A document's metadata as JSON, at most (it is copied onto every chunk of the document). */
+export const MAX_METADATA_JSON_CHARS = 32 * 1024;
+/** Filterable metadata fields one KB keeps (each is a column); keys beyond stay in the JSON, not filterable. */
+export const MAX_FILTERABLE_FIELDS = 128;
+
+/** Metadata as callers give it: capped in keys and size before any work is done. */
+export const MetadataInputSchema = MetadataSchema.superRefine((m, ctx) => {
+  const keys = Object.keys(m).length;
+  if (keys > MAX_METADATA_KEYS) ctx.addIssue({ code: 'custom', message: `metadata has ${keys} keys; the limit is ${MAX_METADATA_KEYS}` });
+  else if (JSON.stringify(m).length > MAX_METADATA_JSON_CHARS)
+    ctx.addIssue({ code: 'custom', message: `metadata is over ${MAX_METADATA_JSON_CHARS} characters as JSON` });
+});
+
 /**
  * Where a chunk sits in its source: PDF page, heading path (md/html/docx), line and character ranges. A chunk of a
  * PDF stays on one page (chunking respects page boundaries); only a `whole` chunk can run over several, and then

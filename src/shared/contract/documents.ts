@@ -6,6 +6,7 @@ import {
   IsoDateSchema,
   KbIdSchema,
   LocationSchema,
+  MetadataInputSchema,
   MetadataSchema,
 } from './common.js';
 
@@ -37,7 +38,7 @@ export const DocumentItemSchema = z.object({
   title: z.string().max(1000).optional(),
   content: z.string(),
   source: z.string().max(4096).optional(),
-  metadata: MetadataSchema.optional(),
+  metadata: MetadataInputSchema.optional(),
   /** Parser for the content: `text` (default) or `markdown`/`html` to keep headings. */
   format: z.enum(['text', 'markdown', 'html']).optional(),
   chunking: ChunkingOverrideSchema.optional(),
@@ -53,11 +54,11 @@ export type AddDocumentInput = z.input<typeof AddDocumentInputSchema>;
 /** A file on this machine (CLI, desktop app). */
 export const AddFileInputSchema = z.object({
   kb_id: KbIdSchema,
-  path: z.string().min(1),
+  path: z.string().min(1).max(4096),
   doc_id: DocIdSchema.optional(),
   title: z.string().max(1000).optional(),
   source: z.string().max(4096).optional(),
-  metadata: MetadataSchema.optional(),
+  metadata: MetadataInputSchema.optional(),
   overwrite: z.boolean().default(false),
   chunking: ChunkingOverrideSchema.optional(),
 });
@@ -70,7 +71,7 @@ export const UploadFileInputSchema = z.object({
   data_base64: z.string(),
   doc_id: DocIdSchema.optional(),
   title: z.string().max(1000).optional(),
-  metadata: MetadataSchema.optional(),
+  metadata: MetadataInputSchema.optional(),
   overwrite: z.boolean().default(false),
   chunking: ChunkingOverrideSchema.optional(),
 });
@@ -155,8 +156,8 @@ export const ListChunksResultSchema = z.object({ total: z.number().int(), chunks
 export const PreviewInputSchema = z
   .object({
     kb_id: KbIdSchema.optional(),
-    path: z.string().optional(),
-    filename: z.string().optional(),
+    path: z.string().min(1).max(4096).optional(),
+    filename: z.string().min(1).max(1024).optional(),
     data_base64: z.string().optional(),
     content: z.string().optional(),
     format: z.enum(['text', 'markdown', 'html']).optional(),

@@ -8,14 +8,26 @@ export type SearchMode = z.infer<typeof SearchModeSchema>;
 export const FILTER_OPS = ['eq', 'ne', 'in', 'nin', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists'] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
 
+/** Conditions one filter may hold, and its size as JSON (an `in` list of up to 1000 values fits). */
+export const MAX_FILTER_CONDITIONS = 32;
+export const MAX_FILTER_JSON_CHARS = 64 * 1024;
+/** The longest search query, in characters. */
+export const MAX_QUERY_CHARS = 4000;
+
 /** `{field__op: value}`, ANDed; a bare field means `eq`. Values are checked against the field's type. */
-export const FilterSchema = z.record(z.string().min(1).max(200), z.unknown());
+export const FilterSchema = z.record(z.string().min(1).max(200), z.unknown()).superRefine((f, ctx) => {
+  const n = Object.keys(f).length;
+  if (n > MAX_FILTER_CONDITIONS)
+    ctx.addIssue({ code: 'custom', message: `the filter has ${n} conditions; the limit is ${MAX_FILTER_CONDITIONS}` });
+  else if (JSON.stringify(f).length > MAX_FILTER_JSON_CHARS)
+    ctx.addIssue({ code: 'custom', message: `the filter is over ${MAX_FILTER_JSON_CHARS} characters as JSON` });
+});
 export type Filter = z.infer<typeof FilterSchema>;
 
 export const TopKSchema = z.number().int().min(1, 'top_k must be in (0, 50]').max(50, 'top_k must be in (0, 50]');
 
 export const SearchInputSchema = z.object({
-  query: z.string().trim().min(1, 'query must not be empty').max(4000),
+  query: z.string().trim().min(1, 'query must not be empty').max(MAX_QUERY_CHARS),
   /** One or more KBs; omitted means every enabled KB the caller may read. */
   kb_ids: z.array(KbIdSchema).min(1).max(100).optional(),
   mode: SearchModeSchema.default('hybrid'),
