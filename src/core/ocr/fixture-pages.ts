@@ -165,8 +165,12 @@ function grey(page: RenderedPage): Uint8Array {
   return out;
 }
 
-/** An image-only PDF: each page one greyscale (Flate) image filling the page at its resolution, no text layer. */
-export function toImagePdf(pages: RenderedPage[]): Uint8Array {
+/**
+ * An image-only PDF: each page one greyscale (Flate) image filling the page at its resolution, no text layer.
+ * `junkLayers[i]`, when given, puts an invisible text layer with that text on page i (what a failed OCR pass or a
+ * broken font encoding leaves behind), in Helvetica.
+ */
+export function toImagePdf(pages: RenderedPage[], junkLayers: Array<string | undefined> = []): Uint8Array {
   const chunks: Buffer[] = [];
   const offsets: number[] = [];
   let size = 0;
@@ -188,17 +192,20 @@ export function toImagePdf(pages: RenderedPage[]): Uint8Array {
   };
   push('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n');
   const kids = pages.map((_, i) => `${3 + i * 3} 0 R`).join(' ');
+  const fontN = 3 + pages.length * 3;
   obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
   obj(2, `<< /Type /Pages /Kids [${kids}] /Count ${pages.length} >>`);
   pages.forEach((p, i) => {
     const [pageN, contentN, imageN] = [3 + i * 3, 4 + i * 3, 5 + i * 3];
     const w = ((p.width * 72) / p.dpi).toFixed(2);
     const h = ((p.height * 72) / p.dpi).toFixed(2);
-    obj(
-      pageN,
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im0 ${imageN} 0 R >> >> /Contents ${contentN} 0 R >>`,
-    );
-    const content = Buffer.from(`q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`, 'latin1');
+    const junk = junkLayers[i];
+    const font = junk === undefined ? '' : ` /Font << /F1 ${fontN} 0 R >>`;
+    const resources = `<< /XObject << /Im0 ${imageN} 0 R >>${font} >>`;
+    obj(pageN, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources ${resources} /Contents ${contentN} 0 R >>`);
+    const escaped = junk?.replace(/[\\()]/g, (c) => `\\${c}`);
+    const text = junk === undefined ? '' : ` BT 3 Tr /F1 10 Tf 40 40 Td (${escaped}) Tj ET`;
+    const content = Buffer.from(`q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q${text}`, 'latin1');
     obj(contentN, `<< /Length ${content.length} >>`, content);
     const data = deflateSync(grey(p), { level: 9 });
     obj(
@@ -207,8 +214,9 @@ export function toImagePdf(pages: RenderedPage[]): Uint8Array {
       data,
     );
   });
+  obj(fontN, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   const xref = size;
-  const count = 3 + pages.length * 3;
+  const count = fontN + 1;
   push(`xref\n0 ${count}\n0000000000 65535 f \n`);
   for (let n = 1; n < count; n++) push(`${String(offsets[n]).padStart(10, '0')} 00000 n \n`);
   push(`trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);

@@ -5,9 +5,10 @@ import type { Metadata } from '../../shared/contract/index.js';
 import { assembleDocument, HeadingTracker, type BlockDraft } from './assemble.js';
 import { parseFailed } from './parse-errors.js';
 import { headingLevels, linesToParagraphs, runsToLines, type PdfParagraph, type PdfTextRun } from './pdf-layout.js';
+import { textLayerVerdict } from './text-layer-quality.js';
 import type { ParseInput, ParsedDocument, Parser } from './types.js';
 
-/** Warning for a PDF whose pages carry no text at all (a scan without OCR). */
+/** Warning for a PDF whose pages carry no usable text at all (a scan): OCR reads it at ingestion. */
 export const WARNING_NO_TEXT_LAYER = 'no_text_layer';
 
 type PdfJs = typeof PdfJsModule;
@@ -97,8 +98,10 @@ export const pdfParser: Parser = {
           const content = await page.getTextContent();
           const runs = content.items.filter((it): it is PdfTextRun & typeof it => 'str' in it);
           const onPage = linesToParagraphs(runsToLines(runs));
-          if (onPage.length === 0) emptyPages.push(n);
-          for (const p of onPage) paragraphs.push({ ...p, page: n });
+          // No text layer, or one that is only noise: the page is left to OCR (its noise is not indexed).
+          const layer = onPage.length === 0 ? 'empty' : textLayerVerdict(onPage.map((p) => p.text).join('\n'));
+          if (layer !== 'text') emptyPages.push(n);
+          if (layer !== 'noise') for (const p of onPage) paragraphs.push({ ...p, page: n });
           page.cleanup();
         } catch (err) {
           // One damaged page does not lose the others; a file where every page fails is corrupt.
@@ -121,7 +124,8 @@ export const pdfParser: Parser = {
       if (failedPages.length > 0) warnings.push(`pages_unreadable: ${failedPages.join(', ')}`);
       if (doc.numPages > 0 && emptyPages.length === doc.numPages) warnings.push(WARNING_NO_TEXT_LAYER);
       else if (emptyPages.length > 0) metadata.pages_without_text = emptyPages;
-      return assembleDocument({ parser: 'pdf', blocks, title, metadata, warnings });
+      const parsed = assembleDocument({ parser: 'pdf', blocks, title, metadata, warnings });
+      return emptyPages.length ? { ...parsed, ocr: { kind: 'pdf', pages: emptyPages } } : parsed;
     } catch (err) {
       throw parseFailed(input.filename, 'corrupt', 'the PDF could not be read', err);
     } finally {
