@@ -1,10 +1,19 @@
 import { detectBom, detectUtf16WithoutBom } from '../text/encoding.js';
 
 /**
- * Content sniffing for the parser registry: magic bytes of the formats we parse (PDF, DOCX), of common
+ * Content sniffing for the parser registry: magic bytes of the formats we parse (PDF, the ZIP-based office and
+ * e-book formats, RTF), of common
  * binary formats we refuse (images, archives, executables, audio/video, legacy Office), and a text/binary test.
  */
-export type Sniffed = { kind: 'pdf' } | { kind: 'docx' } | { kind: 'binary'; format: string } | { kind: 'text' };
+export type Sniffed =
+  | { kind: 'pdf' }
+  | { kind: 'docx' }
+  /** Another format a parser reads, known by its content: the parser's name. */
+  | { kind: 'document'; parser: 'xlsx' | 'pptx' | 'odt' | 'ods' | 'odp' | 'epub' | 'rtf' }
+  /** A password-protected Office file (OOXML inside an encrypted OLE container). */
+  | { kind: 'encrypted_office' }
+  | { kind: 'binary'; format: string }
+  | { kind: 'text' };
 
 const SAMPLE = 8192;
 
@@ -35,7 +44,6 @@ const BINARY_SIGNATURES: { format: string; sig: number[]; offset?: number }[] = 
   { format: 'RAR archive', sig: ascii('Rar!\x1a\x07') },
   { format: 'xz archive', sig: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00] },
   { format: 'legacy Office document (doc/xls/ppt/msg)', sig: [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1] },
-  { format: 'RTF document', sig: ascii('{\\rtf') },
   { format: 'ELF executable', sig: [0x7f, 0x45, 0x4c, 0x46] },
   { format: 'Mach-O executable', sig: [0xcf, 0xfa, 0xed, 0xfe] },
   { format: 'Windows executable', sig: [0x4d, 0x5a, 0x90, 0x00] },
@@ -71,11 +79,45 @@ export function looksBinary(data: Uint8Array): boolean {
   return controls > Math.max(1, sample.length * 0.01);
 }
 
+const ODF_TYPES: [string, 'odt' | 'ods' | 'odp' | 'epub'][] = [
+  ['application/vnd.oasis.opendocument.text', 'odt'],
+  ['application/vnd.oasis.opendocument.spreadsheet', 'ods'],
+  ['application/vnd.oasis.opendocument.presentation', 'odp'],
+  ['application/epub+zip', 'epub'],
+];
+const ENCRYPTED_PACKAGE = Buffer.from('EncryptedPackage', 'utf16le');
+
+/** The format of a ZIP by its parts: ODF and EPUB name their type in a first `mimetype` entry, OOXML by its main part. */
+function zipFormat(data: Uint8Array): Sniffed | undefined {
+  const head = Buffer.from(data.buffer, data.byteOffset, Math.min(data.byteLength, 256)).toString('latin1');
+  if (head.includes('mimetype')) {
+    for (const [type, parser] of ODF_TYPES) {
+      const at = head.indexOf(type);
+      // Exactly the type: "…opendocument.text-template" is another thing.
+      if (at !== -1 && !/^[\w-]/.test(head.slice(at + type.length, at + type.length + 1))) return { kind: 'document', parser };
+    }
+  }
+  if (isDocxZip(data)) return { kind: 'docx' };
+  if (indexOfAscii(data, 'xl/workbook.xml') !== -1) return { kind: 'document', parser: 'xlsx' };
+  if (indexOfAscii(data, 'ppt/presentation.xml') !== -1) return { kind: 'document', parser: 'pptx' };
+  return undefined;
+}
+
 export function sniff(data: Uint8Array): Sniffed {
   // The header opens the file (pdf.js also copes with junk before it, but then only the .pdf extension tells).
   const pdfAt = indexOfAscii(data, '%PDF-', 16);
   if (pdfAt !== -1 && data.subarray(0, pdfAt).every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d)) return { kind: 'pdf' };
-  if (startsWith(data, [0x50, 0x4b, 0x03, 0x04]) && isDocxZip(data)) return { kind: 'docx' };
+  if (startsWith(data, [0x50, 0x4b, 0x03, 0x04])) {
+    const zip = zipFormat(data);
+    if (zip) return zip;
+  }
+  if (startsWith(data, ascii('{\\rtf'))) return { kind: 'document', parser: 'rtf' };
+  if (
+    startsWith(data, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]) &&
+    Buffer.from(data.buffer, data.byteOffset, data.byteLength).includes(ENCRYPTED_PACKAGE)
+  ) {
+    return { kind: 'encrypted_office' };
+  }
   for (const s of BINARY_SIGNATURES) if (startsWith(data, s.sig, s.offset ?? 0)) return { kind: 'binary', format: s.format };
   if (looksBinary(data)) return { kind: 'binary', format: 'binary data' };
   return { kind: 'text' };

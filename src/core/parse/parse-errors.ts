@@ -28,7 +28,7 @@ export function unsupportedFormat(filename: string | undefined, detected?: strin
   const what = detected ? ` (looks like ${detected})` : '';
   return new RagError(
     'unsupported_format',
-    `Unsupported file format: ${fileLabel(filename)}${what}. Supported: text, Markdown, HTML, PDF and DOCX.`,
+    `Unsupported file format: ${fileLabel(filename)}${what}. Supported: text, Markdown, HTML, PDF, Word (DOCX), ODT, RTF, EPUB, spreadsheets (XLSX, ODS, CSV), slides (PPTX, ODP) and source code.`,
     { details: { ...(filename ? { file: filename } : {}), ...(detected ? { detected } : {}) } },
   );
 }

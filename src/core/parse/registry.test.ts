@@ -30,7 +30,22 @@ function pseudoRandomBytes(n: number, seed = 42): Uint8Array {
 describe('listParsers / getParser', () => {
   it('lists every parser in the contract shape', () => {
     const list = listParsers();
-    expect(list.map((p) => p.name)).toEqual(['text', 'markdown', 'html', 'pdf', 'docx']);
+    expect(list.map((p) => p.name)).toEqual([
+      'text',
+      'markdown',
+      'html',
+      'pdf',
+      'docx',
+      'xlsx',
+      'ods',
+      'csv',
+      'pptx',
+      'odp',
+      'odt',
+      'epub',
+      'rtf',
+      'code',
+    ]);
     for (const info of list) {
       expect(() => ParserInfoSchema.parse(info)).not.toThrow();
       expect(info.extensions.length).toBeGreaterThan(0);
@@ -42,7 +57,7 @@ describe('listParsers / getParser', () => {
 
   it('gets a parser by name and rejects unknown names', () => {
     expect(getParser('markdown').name).toBe('markdown');
-    expect(() => getParser('rtf')).toThrow(expect.objectContaining({ code: 'invalid_parameter' }));
+    expect(() => getParser('doc')).toThrow(expect.objectContaining({ code: 'invalid_parameter' }));
   });
 });
 
@@ -51,7 +66,10 @@ describe('detectParser', () => {
     expect(detectParser({ data: utf8('# Title\n'), filename: 'notes.md' }).name).toBe('markdown');
     expect(detectParser({ data: utf8('<p>x</p>'), filename: 'page.HTM' }).name).toBe('html');
     expect(detectParser({ data: utf8('# not a heading, a comment'), filename: 'a.txt' }).name).toBe('text');
-    expect(detectParser({ data: utf8('a,b\n1,2\n'), filename: 'table.csv' }).name).toBe('text');
+    expect(detectParser({ data: utf8('a,b\n1,2\n'), filename: 'table.csv' }).name).toBe('csv');
+    expect(detectParser({ data: utf8('key: value\n'), filename: 'config.yaml' }).name).toBe('code');
+    expect(detectParser({ data: utf8('FROM node:20\n'), filename: '/src/Dockerfile' }).name).toBe('code');
+    expect(detectParser({ data: utf8('export const a = 1;\n'), filename: 'a.ts' }).name).toBe('code');
   });
 
   it('detects by content when the name says nothing', () => {
@@ -84,7 +102,8 @@ describe('detectParser', () => {
       [pseudoRandomBytes(64, 7), undefined],
       [new Uint8Array([0x4d, 0x5a, 0x90, 0x00, 0x03, 0, 0, 0]), 'setup.exe'],
       [utf8('MZ looks like text but the name says executable'), 'tool.exe'],
-      [new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, ...utf8('xl/workbook.xml')]), 'sheet.xlsx'],
+      [new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, ...utf8('data.csv')]), 'archive.zip'],
+      [new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]), 'old.doc'],
       [new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, ...utf8('data.csv')]), 'archive'],
     ];
     for (const [data, filename] of cases) {

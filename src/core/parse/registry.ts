@@ -8,17 +8,54 @@ import { markdownParser } from './markdown-parser.js';
 import { parseFailed, unsupportedFormat } from './parse-errors.js';
 import { pdfParser } from './pdf-parser.js';
 import { textParser } from './text-parser.js';
+import { codeLanguage, codeParser } from './code-parser.js';
+import { csvParser } from './csv-parser.js';
+import { epubParser } from './epub-parser.js';
+import { odpParser } from './odp-parser.js';
+import { odsParser } from './ods-parser.js';
+import { odtParser } from './odt-parser.js';
+import { pptxParser } from './pptx-parser.js';
+import { rtfParser } from './rtf-parser.js';
+import { xlsxParser } from './xlsx-parser.js';
 import { defaultParsePool, type ParsePool, type TaskProgress } from './pool/parse-pool.js';
 import type { ParseInput, ParsedDocument, Parser } from './types.js';
 
-const PARSERS: readonly Parser[] = [textParser, markdownParser, htmlParser, pdfParser, docxParser];
+const PARSERS: readonly Parser[] = [
+  textParser,
+  markdownParser,
+  htmlParser,
+  pdfParser,
+  docxParser,
+  xlsxParser,
+  odsParser,
+  csvParser,
+  pptxParser,
+  odpParser,
+  odtParser,
+  epubParser,
+  rtfParser,
+  codeParser,
+];
+
+/** Formats in ZIP (or RTF) containers: an extension that names one wins over content that does not look like it. */
+const CONTAINER_PARSERS: readonly Parser[] = [
+  pdfParser,
+  docxParser,
+  xlsxParser,
+  odsParser,
+  pptxParser,
+  odpParser,
+  odtParser,
+  epubParser,
+  rtfParser,
+];
 
 /** Extensions of formats we know we cannot read, refused even when the bytes happen to look like text. */
 const UNSUPPORTED_EXTENSIONS = new Set(
   (
     'png jpg jpeg gif bmp webp tif tiff ico heic heif svg psd ai eps raw exe dll so dylib bin msi apk dmg iso img ' +
     'zip gz tgz bz2 xz 7z rar tar jar war class pyc o a lib wasm mp3 mp4 m4a wav ogg flac aac avi mov mkv webm ' +
-    'doc dot xls xlsx xlsm ppt pptx odt ods odp odg rtf epub mobi pages numbers key sqlite db mdb ttf otf woff woff2'
+    'doc dot xls ppt odg mobi pages numbers key sqlite db mdb ttf otf woff woff2'
   ).split(/\s+/),
 );
 
@@ -49,8 +86,9 @@ function parserForExtension(ext: string): Parser | undefined {
 }
 
 /**
- * Chooses the parser for some bytes. Content that is unmistakably PDF or DOCX wins over the extension;
- * a .pdf/.docx extension wins over other content (a damaged file then fails as `parse_failed`); known binary
+ * Chooses the parser for some bytes. Content that is unmistakably PDF, DOCX, XLSX, PPTX, ODF, EPUB or RTF wins over
+ * the extension; such an extension wins over other content (a damaged file then fails as `parse_failed`); an
+ * encrypted Office file is `parse_failed` (encrypted); known binary
  * formats and binary bytes are `unsupported_format`; text goes by extension, else by its first lines
  * (HTML, obvious Markdown, otherwise plain text).
  */
@@ -60,11 +98,13 @@ export function detectParser(input: ParseInput): Parser {
   const sniffed = sniff(data);
   if (sniffed.kind === 'pdf') return pdfParser;
   if (sniffed.kind === 'docx') return docxParser;
-  if (ext === 'pdf') return pdfParser;
-  if (ext === 'docx') return docxParser;
+  if (sniffed.kind === 'document') return getParser(sniffed.parser);
+  if (sniffed.kind === 'encrypted_office') throw parseFailed(filename, 'encrypted', 'the Office document is password-protected');
+  const container = ext ? CONTAINER_PARSERS.find((p) => p.extensions.includes(ext)) : undefined;
+  if (container) return container;
   if (UNSUPPORTED_EXTENSIONS.has(ext)) throw unsupportedFormat(filename, sniffed.kind === 'binary' ? sniffed.format : `.${ext} file`);
   if (sniffed.kind === 'binary') throw unsupportedFormat(filename, sniffed.format);
-  const byExt = parserForExtension(ext);
+  const byExt = parserForExtension(ext) ?? (codeLanguage(filename) ? codeParser : undefined);
   if (byExt) return byExt;
   const head = decodeText(data.subarray(0, 4096)).text;
   if (looksLikeHtml(head)) return htmlParser;

@@ -56,20 +56,28 @@ export function columnName(index: number): string {
  * short rows are padded. A table with one column or one row is not a table to a reader: it becomes plain lines.
  */
 export function tableToBlocks(input: readonly (readonly string[])[], options: TableOptions = {}): BlockDraft[] {
-  const cleaned = input.map((r) => r.map(markdownCell));
-  const keep: number[] = [];
+  // Rows may be sparse (a spreadsheet cell far to the right): only columns that hold something are kept.
+  const rows: string[][] = [];
   const rowNumbers: number[] = [];
-  cleaned.forEach((r, i) => {
-    if (r.some((c) => c !== '')) {
-      keep.push(i);
+  const used = new Set<number>();
+  input.forEach((r, i) => {
+    const cells: string[] = [];
+    let any = false;
+    r.forEach((c, j) => {
+      const v = markdownCell(c ?? '');
+      if (v) {
+        cells[j] = v;
+        used.add(j);
+        any = true;
+      }
+    });
+    if (any) {
+      rows.push(cells);
       rowNumbers.push(options.rowNumbers?.[i] ?? i + 1);
     }
   });
-  const rows = keep.map((i) => cleaned[i]!);
   if (rows.length === 0) return [];
-  const width = Math.max(...rows.map((r) => r.length));
-  const columns: number[] = [];
-  for (let c = 0; c < width; c++) if (rows.some((r) => (r[c] ?? '') !== '')) columns.push(c);
+  const columns = [...used].sort((a, b) => a - b);
   const table = rows.map((r) => columns.map((c) => r[c] ?? ''));
   const base = options.base ?? {};
   const lines = (from: number, to: number): Partial<BlockDraft> =>

@@ -42,8 +42,8 @@ export function splitParagraphs(text: string, firstLine = 1): BlockDraft[] {
 
 export const textParser: Parser = {
   name: 'text',
-  extensions: ['txt', 'text', 'log', 'csv', 'tsv', 'rst', 'adoc', 'org', 'json', 'jsonl', 'yaml', 'yml', 'toml', 'ini', 'xml'],
-  mimeTypes: ['text/plain', 'text/csv', 'text/tab-separated-values'],
+  extensions: ['txt', 'text', 'log', 'rst', 'adoc', 'org'],
+  mimeTypes: ['text/plain'],
   description:
     'Plain text in any common encoding (UTF-8/16, CP1251, KOI8-R, GBK/GB18030): paragraphs split at blank lines, with line ranges.',
   async parse(input: ParseInput): Promise<ParsedDocument> {

@@ -89,6 +89,8 @@ interface Task {
 
 interface Slot {
   worker: Worker;
+  /** The worker has loaded its modules; limits start counting only then (loading from sources is slow). */
+  ready: boolean;
   task: Task | undefined;
   tasksRun: number;
   idleTimer?: NodeJS.Timeout;
@@ -150,12 +152,14 @@ export class ParsePool {
 
   private pump(): void {
     while (this.queue.length > 0) {
-      let slot = [...this.slots].find((s) => !s.task && !s.killedFor);
-      if (!slot) {
-        if (this.slots.size >= this.opts.size) return;
-        slot = this.spawn();
+      const slot = [...this.slots].find((s) => s.ready && !s.task && !s.killedFor);
+      if (slot) {
+        this.assign(slot, this.queue.shift()!);
+        continue;
       }
-      this.assign(slot, this.queue.shift()!);
+      const starting = [...this.slots].filter((s) => !s.ready && !s.killedFor).length;
+      if (this.slots.size >= this.opts.size || starting >= this.queue.length) return;
+      this.spawn();
     }
   }
 
@@ -170,7 +174,7 @@ export class ParsePool {
         stackSizeMb: this.opts.stackSizeMb,
       },
     });
-    const slot: Slot = { worker, task: undefined, tasksRun: 0 };
+    const slot: Slot = { worker, ready: false, task: undefined, tasksRun: 0 };
     worker.on('message', (msg: PoolResponse) => this.onMessage(slot, msg));
     worker.on('error', (err) => {
       slot.lastError = err;
@@ -278,6 +282,11 @@ export class ParsePool {
   }
 
   private onMessage(slot: Slot, msg: PoolResponse): void {
+    if (msg.type === 'ready') {
+      slot.ready = true;
+      this.pump();
+      return;
+    }
     const task = slot.task;
     if (!task || msg.id !== task.id) return;
     if (msg.type === 'progress') {
@@ -293,6 +302,13 @@ export class ParsePool {
   private onExit(slot: Slot, code: number): void {
     this.slots.delete(slot);
     clearTimeout(slot.idleTimer);
+    if (!slot.ready && !slot.killedFor) {
+      // It died while loading: retrying would only fail again, so the waiting tasks fail now.
+      const why = slot.lastError instanceof Error ? `: ${slot.lastError.message}` : '';
+      const err = new RagError('internal', `the parse worker could not start (exit code ${code}${why})`);
+      for (const t of this.queue.splice(0)) t.reject(err);
+      return;
+    }
     const task = slot.task;
     if (task) {
       clearTimeout(slot.watchdog);

@@ -85,3 +85,4 @@ port.on('message', (msg: PoolRequest) => {
   if (msg.type === 'run') void run(msg.id, msg.kind, msg.payload);
   else running.get(msg.id)?.abort();
 });
+post({ type: 'ready' });

@@ -11,6 +11,7 @@ export interface TaskProgress {
 export type PoolRequest = { type: 'run'; id: number; kind: string; payload: unknown } | { type: 'cancel'; id: number };
 
 export type PoolResponse =
+  | { type: 'ready'; id?: undefined }
   | { type: 'progress'; id: number; progress: TaskProgress }
   | { type: 'result'; id: number; ok: true; value: unknown }
   | { type: 'result'; id: number; ok: false; error: ErrorEnvelope };
