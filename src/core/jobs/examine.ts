@@ -8,6 +8,7 @@ import type { CoreContext } from '../services/context.js';
 import { parseFileBytes } from '../services/document-service.js';
 import { prepareDocument, resolveChunking, type PreparedDoc } from '../services/ingest.js';
 import { sha256 } from '../util/hash.js';
+import { statNoLinks } from '../util/inside.js';
 import type { ItemLine, JobItem, JobOptions } from './journal.js';
 
 type Settled = Omit<ItemLine, 't' | 'i'>;
@@ -56,7 +57,8 @@ export function failed(base: Pending['base'], error: ErrorEnvelope, existed: boo
  */
 export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord | undefined): Promise<Examined> {
   const { ctx, kb, options } = env;
-  const stat = await fs.stat(item.file).catch(() => undefined);
+  // A source that does not follow links reads a file only where the scan saw it: a link put there since counts as gone.
+  const stat = options.within ? await statNoLinks(options.within, item.key) : await fs.stat(item.file).catch(() => undefined);
   if (!stat?.isFile()) return { vanished: true };
   const existed = env.docs.has(item.doc_id);
   const base: Pending['base'] = {

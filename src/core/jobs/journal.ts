@@ -21,6 +21,11 @@ export interface JobOptions {
   /** Re-read and re-parse files even when their bytes hash is unchanged. */
   force: boolean;
   chunking?: ChunkingOverride;
+  /**
+   * A folder source that does not follow links: its real path. Each file is read only if its real path is still
+   * `<within>/<key>` (no link was put in its place since the scan).
+   */
+  within?: string;
 }
 
 export interface JobHeader {

@@ -93,6 +93,7 @@ export class SourceManager {
       include: input.include,
       exclude: input.exclude,
       recursive: input.recursive,
+      follow_links: input.follow_links,
       paused: false,
       created_at: new Date().toISOString(),
       last_sync_at: null,
@@ -237,6 +238,7 @@ export class SourceManager {
       root: cfg.path,
       filter: sourceFilter(cfg),
       recursive: cfg.recursive,
+      followLinks: cfg.follow_links,
       onChanges: (paths) => {
         if (!this.closed && this.registry.find(cfg.source_id)) this.spawn(this.sync(cfg.source_id, { paths }, true));
       },

@@ -7,7 +7,7 @@ import type { FileLedger, FileRecord } from '../health/ledger.js';
 import type { JobRuntime } from '../jobs/files-job.js';
 import type { ItemLine, JobHandle, JobItem } from '../jobs/journal.js';
 import { knownDocs } from '../jobs/runner.js';
-import { scanFolder, sourceFilter, type ScannedFile } from './scan.js';
+import { scanFolder, sourceFilter, statForSource, type ScannedFile } from './scan.js';
 import type { SourceConfig } from './source-registry.js';
 
 export interface SyncRequest {
@@ -103,9 +103,7 @@ export async function runSync(rt: JobRuntime, cfg: SourceConfig, req: SyncReques
   // every document of the KB (one scan of two columns).
   const stats = full
     ? []
-    : await Promise.all(
-        [...new Set(req.paths)].map(async (rel) => ({ rel, st: await fs.stat(path.join(cfg.path, rel)).catch(() => undefined) })),
-      );
+    : await Promise.all([...new Set(req.paths)].map(async (rel) => ({ rel, st: await statForSource(cfg.path, rel, cfg.follow_links) })));
   if (full || stats.some((s) => !s.st?.isFile())) {
     docs = await rt.ctx.store.docs.docHashes(cfg.kb_id);
   } else {
@@ -114,12 +112,13 @@ export async function runSync(rt: JobRuntime, cfg: SourceConfig, req: SyncReques
   }
   const ours = [...docs.keys()].filter((id) => id.startsWith(prefix)).map((id) => id.slice(prefix.length));
   if (full) {
-    scanned = await scanFolder(cfg.path, filter, cfg.recursive);
+    scanned = await scanFolder(cfg.path, filter, cfg.recursive, '', cfg.follow_links);
     for (const rel of [...scanned.keys(), ...ledger.keys(), ...ours]) candidates.add(rel);
   } else {
     for (const { rel, st } of stats) {
       const abs = path.join(cfg.path, rel);
-      if (st?.isDirectory()) for (const [k, f] of await scanFolder(cfg.path, filter, cfg.recursive, rel)) scanned.set(k, f);
+      if (st?.isDirectory())
+        for (const [k, f] of await scanFolder(cfg.path, filter, cfg.recursive, rel, cfg.follow_links)) scanned.set(k, f);
       else if (st?.isFile() && filter.accepts(rel)) scanned.set(rel, { rel, abs, size: st.size, mtimeMs: st.mtimeMs });
       candidates.add(rel);
       const under = `${rel}/`;
@@ -145,7 +144,7 @@ export async function runSync(rt: JobRuntime, cfg: SourceConfig, req: SyncReques
   // Files skipped as duplicates of a document that is going away get their own turn.
   for (const rec of ledger.values()) {
     if (rec.status !== 'duplicate' || !rec.duplicate_of || !leaving.has(rec.duplicate_of) || candidates.has(rec.file)) continue;
-    const st = await fs.stat(path.join(cfg.path, rec.file)).catch(() => undefined);
+    const st = await statForSource(cfg.path, rec.file, cfg.follow_links);
     if (st?.isFile()) scanned.set(rec.file, { rel: rec.file, abs: path.join(cfg.path, rec.file), size: st.size, mtimeMs: st.mtimeMs });
     candidates.add(rec.file);
   }
@@ -161,7 +160,8 @@ export async function runSync(rt: JobRuntime, cfg: SourceConfig, req: SyncReques
     kind: 'sync',
     kb_id: cfg.kb_id,
     source_id: cfg.source_id,
-    options: { overwrite: true, force: Boolean(req.force) },
+    // Without following links, each file is read only if it is still reached without one (checked at read time).
+    options: { overwrite: true, force: Boolean(req.force), ...(cfg.follow_links ? {} : { within: await fs.realpath(cfg.path) }) },
     items: [...deletes, ...index],
   });
   await run(job, docs);

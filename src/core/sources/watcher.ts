@@ -6,6 +6,8 @@ export interface WatchOptions {
   root: string;
   filter: SourceFilter;
   recursive: boolean;
+  /** Follow symbolic links (the source's follow_links); otherwise a link is reported as itself and never entered. */
+  followLinks?: boolean;
   /** Quiet time before changes are handed over. */
   debounceMs?: number;
   /** Longest a burst of changes is held back. */
@@ -35,6 +37,7 @@ export class SourceWatcher {
       ignoreInitial: true,
       persistent: true,
       atomic: true,
+      followSymlinks: this.o.followLinks ?? false,
       ...(this.o.recursive ? {} : { depth: 0 }),
       awaitWriteFinish: { stabilityThreshold: 150, pollInterval: 50 },
       ignored: (p, stats) => {

@@ -48,6 +48,11 @@ export const SourceSchema = z.object({
   /** Globs of files and folders to leave out (dot-files are always left out). */
   exclude: z.array(z.string()),
   recursive: z.boolean(),
+  /**
+   * Follow symbolic links to files and folders wherever they point (default false: links are left out, and every
+   * indexed file is really inside the folder). Older records without it do not follow links.
+   */
+  follow_links: z.boolean().default(false),
   /** A paused source is neither watched nor rescanned at start; a running sync stops after its current batch. */
   paused: z.boolean(),
   created_at: IsoDateSchema,
@@ -69,6 +74,8 @@ export const AddSourceInputSchema = z.object({
   include: GlobListSchema.default([]),
   exclude: GlobListSchema.default([]),
   recursive: z.boolean().default(true),
+  /** Follow symbolic links out of the folder (default false: links are left out). Only for folders you trust. */
+  follow_links: z.boolean().default(false),
   /** Default: derived from the folder name. */
   source_id: SourceIdSchema.optional(),
   /** Run the first sync before answering (default true); false starts it in the background. */
