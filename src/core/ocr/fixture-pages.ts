@@ -222,3 +222,53 @@ export function toImagePdf(pages: RenderedPage[], junkLayers: Array<string | und
   push(`trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
   return new Uint8Array(Buffer.concat(chunks));
 }
+
+/** A baseline TIFF (uncompressed 8-bit grey, little-endian), one image per page: a scanner's multi-page TIFF. */
+export function toTiff(pages: RenderedPage[]): Uint8Array {
+  const TAGS = 10;
+  const ifdSize = 2 + TAGS * 12 + 4;
+  let size = 8;
+  const layout = pages.map((p) => {
+    const ifd = size;
+    const res = ifd + ifdSize; // two RATIONALs (x and y resolution)
+    const pixels = res + 16;
+    size = pixels + p.width * p.height;
+    size += size % 2; // word-aligned next IFD
+    return { ifd, res, pixels };
+  });
+  const out = new Uint8Array(size);
+  const d = new DataView(out.buffer);
+  out.set([0x49, 0x49, 0x2a, 0x00]);
+  d.setUint32(4, layout[0]!.ifd, true);
+  pages.forEach((p, i) => {
+    const { ifd, res, pixels } = layout[i]!;
+    const entries: Array<[number, number, number, number]> = [
+      [256, 4, 1, p.width], // ImageWidth
+      [257, 4, 1, p.height], // ImageLength
+      [258, 3, 1, 8], // BitsPerSample
+      [259, 3, 1, 1], // Compression: none
+      [262, 3, 1, 1], // PhotometricInterpretation: black is zero
+      [273, 4, 1, pixels], // StripOffsets
+      [278, 4, 1, p.height], // RowsPerStrip
+      [279, 4, 1, p.width * p.height], // StripByteCounts
+      [282, 5, 1, res], // XResolution
+      [283, 5, 1, res + 8], // YResolution
+    ];
+    d.setUint16(ifd, TAGS, true);
+    entries.forEach(([t, type, count, value], k) => {
+      const at = ifd + 2 + k * 12;
+      d.setUint16(at, t, true);
+      d.setUint16(at + 2, type, true);
+      d.setUint32(at + 4, count, true);
+      if (type === 3) d.setUint16(at + 8, value, true);
+      else d.setUint32(at + 8, value, true);
+    });
+    d.setUint32(ifd + 2 + TAGS * 12, layout[i + 1]?.ifd ?? 0, true);
+    for (const at of [res, res + 8]) {
+      d.setUint32(at, p.dpi, true);
+      d.setUint32(at + 4, 1, true);
+    }
+    out.set(grey(p), pixels);
+  });
+  return out;
+}

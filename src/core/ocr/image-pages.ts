@@ -1,15 +1,21 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas';
 import UTIF from 'utif2';
-import { fitScale, MAX_PAGE_PIXELS, rgbaToPgm, type PageImage } from './page-image.js';
+import { imageSize } from './image-size.js';
+import { fitScale, greyToPgm, MAX_PAGE_PIXELS, rgbaToGrey, scaleGrey, type PageImage } from './page-image.js';
 
 /**
- * The pages of an image file: one for PNG, JPEG, WebP, GIF (first frame) and BMP; one per image for TIFF
- * (a fax or a scanner's multi-page TIFF), reduced-resolution previews left out. PNG/JPEG/WebP/GIF/BMP go to
- * Tesseract as they are (Leptonica decodes them, and tesseract.js honours a JPEG's EXIF orientation) unless
- * they are over the pixel cap; TIFF is decoded here (UTIF: uncompressed, LZW, Deflate, PackBits, JPEG, CCITT
- * G3/G4) to grey PGM. Damaged images throw; the caller reports them as `parse_failed`.
+ * The pages of an image file: one for PNG, JPEG, WebP, GIF (first frame) and BMP; one per image for TIFF (a
+ * fax or a scanner's multi-page TIFF), reduced-resolution previews left out.
+ *
+ * Untrusted image bytes are never handed to a native decoder in this process (a damaged PNG crashes
+ * @napi-rs/canvas's decoder, and the whole process with it). PNG, JPEG, WebP, GIF and BMP go to Tesseract as
+ * they are: Leptonica decodes them inside the WASM sandbox, where a bad file is an error, not a crash, and
+ * tesseract.js honours a JPEG's EXIF orientation. Their size is read from the headers here. TIFF is decoded in
+ * JavaScript (UTIF: uncompressed, LZW, Deflate, PackBits, JPEG, CCITT G3/G4) to grey, scaled to the pixel cap.
  */
 export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'bmp' | 'webp' | 'tiff';
+
+/** Largest image handed to Tesseract as it is: a 50-megapixel phone photo fits. */
+export const MAX_IMAGE_PIXELS = 64_000_000;
 
 const startsWith = (d: Uint8Array, sig: readonly number[], at = 0) => sig.every((b, i) => d[at + i] === b);
 
@@ -34,25 +40,12 @@ export interface ImagePages {
 
 const tag = (ifd: UTIF.IFD, name: string): number => (ifd[name] as number[] | undefined)?.[0] ?? 0;
 
-/** A decoded image drawn (scaled to the cap) onto a canvas and read back as grey PGM. */
-async function viaCanvas(data: Uint8Array): Promise<PageImage> {
-  const img = await loadImage(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-  const scale = fitScale(img.width, img.height);
-  const width = Math.max(1, Math.round(img.width * scale));
-  const height = Math.max(1, Math.round(img.height * scale));
-  const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, width, height);
-  ctx.drawImage(img, 0, 0, width, height);
-  return { data: rgbaToPgm(ctx.getImageData(0, 0, width, height).data, width, height), width, height };
-}
-
 function tiffPages(data: Uint8Array): ImagePages {
   const buffer = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
   const ifds = UTIF.decode(buffer).filter((ifd) => {
     const subfile = ifd.t254 as number[] | undefined;
-    return !(subfile && (subfile[0]! & 1) === 1); // bit 0: a reduced-resolution copy of another page
+    // bit 0: a reduced-resolution copy of another page; an image without a size is nothing to read.
+    return !(subfile && (subfile[0]! & 1) === 1) && tag(ifd, 't256') > 0 && tag(ifd, 't257') > 0;
   });
   if (ifds.length === 0) throw new Error('the TIFF holds no image');
   return {
@@ -65,42 +58,31 @@ function tiffPages(data: Uint8Array): ImagePages {
       const w = tag(ifd, 't256');
       const h = tag(ifd, 't257');
       if (!(w > 0 && h > 0)) throw new Error(`TIFF page ${index + 1} has no size`);
-      if (w * h > MAX_PAGE_PIXELS * 4) throw new Error(`TIFF page ${index + 1} is ${w}×${h} pixels, over the limit`);
+      if (w * h > MAX_IMAGE_PIXELS) throw new Error(`TIFF page ${index + 1} is ${w}×${h} pixels, over the limit of ${MAX_IMAGE_PIXELS}`);
       UTIF.decodeImage(buffer, ifd);
-      const rgba = UTIF.toRGBA8(ifd);
-      const full = { data: rgbaToPgm(rgba, ifd.width, ifd.height), width: ifd.width, height: ifd.height };
-      if (fitScale(full.width, full.height) === 1) return full;
-      // Over the cap: draw it smaller through a canvas.
-      const canvas = createCanvas(full.width, full.height);
-      const ctx = canvas.getContext('2d');
-      const imageData = ctx.createImageData(full.width, full.height);
-      imageData.data.set(rgba);
-      ctx.putImageData(imageData, 0, 0);
-      return viaCanvas(canvas.toBuffer('image/png'));
+      let grey = rgbaToGrey(UTIF.toRGBA8(ifd), ifd.width, ifd.height);
+      let width = ifd.width;
+      let height = ifd.height;
+      const scale = fitScale(width, height, MAX_PAGE_PIXELS);
+      if (scale < 1) ({ grey, width, height } = scaleGrey(grey, width, height, scale));
+      return { data: greyToPgm(grey, width, height), width, height };
     },
   };
 }
 
-/** The pages of an image file; throws for bytes that are no image we read. */
+/** The pages of an image file; throws for bytes that are no image we read, or one too large. */
 export async function imagePages(data: Uint8Array): Promise<ImagePages> {
   const format = imageFormat(data);
   if (!format) throw new Error('not an image we read (PNG, JPEG, TIFF, WebP, GIF, BMP)');
   if (format === 'tiff') return tiffPages(data);
-  // Decoding once checks the file and tells its size.
-  const img = await loadImage(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-  const { width, height } = img;
-  if (!(width > 0 && height > 0)) throw new Error('the image has no size');
-  const passThrough = fitScale(width, height) === 1 && format !== 'gif' && format !== 'bmp';
-  return {
-    format,
-    count: 1,
-    width,
-    height,
-    page: async () => (passThrough ? { data, width, height } : viaCanvas(data)),
-  };
+  const size = imageSize(data, format);
+  if (!size) throw new Error(`the ${format.toUpperCase()} image is damaged (no size in its header)`);
+  const { width, height } = size;
+  if (width * height > MAX_IMAGE_PIXELS) throw new Error(`the image is ${width}×${height} pixels, over the limit of ${MAX_IMAGE_PIXELS}`);
+  return { format, count: 1, width, height, page: async () => ({ data, width, height }) };
 }
 
-/** Format, page count and size of an image (TIFF pixels are not decoded); throws for damaged bytes. */
+/** Format, page count and size of an image (nothing is decoded but TIFF's directory); throws for damaged bytes. */
 export async function probeImage(data: Uint8Array): Promise<Pick<ImagePages, 'format' | 'count' | 'width' | 'height'>> {
   const { format, count, width, height } = await imagePages(data);
   return { format, count, width, height };

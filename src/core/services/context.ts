@@ -40,8 +40,11 @@ export interface IngestEvent {
   kb_id: string;
   file?: string;
   doc_id?: string;
-  stage: 'parse' | 'chunk' | 'embed' | 'index' | 'done' | 'error' | 'skipped';
+  stage: 'parse' | 'ocr' | 'chunk' | 'embed' | 'index' | 'done' | 'error' | 'skipped';
   chunks?: number;
+  /** OCR: the page just read, of how many to read. */
+  page?: number;
+  pages?: number;
   message?: string;
 }
 
