@@ -43,7 +43,8 @@ function blockPieces(text: string, b: ParsedBlock, s: number, e: number): Range[
  * The `markdown` strategy (heading-aware, the default). Chunks follow the parsed blocks: consecutive blocks of one
  * section are packed up to `size` tokens; every heading starts a new chunk (a heading directly followed by a deeper
  * one stays with it), so a chunk that begins a section begins with its heading and never holds another section's
- * text. A change of heading path between blocks is a section boundary too. Oversized blocks are cut by sentences
+ * text. A change of heading path between blocks is a section boundary too, and so is the start of each table row group
+ * (parsers cut tables into row groups that repeat the header). Oversized blocks are cut by sentences
  * (lines for code, tables and lists), oversized sentences by tokens. Overlap repeats whole trailing units within a
  * section only. Documents without headings (html, docx, pdf) get plain block packing.
  */
@@ -66,7 +67,11 @@ export function markdownStrategy(doc: ParsedDocument, limits: SizeLimits, tc: To
       if (boundary) chainCost = 0;
       chainLevel = level;
     } else {
-      boundary = prev !== undefined && prev.kind !== 'heading' && !samePath(prev.heading_path, b.heading_path);
+      // A table block after a table block is the next row group (which repeats the header): a chunk of its own.
+      boundary =
+        prev !== undefined &&
+        prev.kind !== 'heading' &&
+        (!samePath(prev.heading_path, b.heading_path) || (prev.kind === 'table' && b.kind === 'table'));
     }
 
     const cost = tc.cost(text.slice(s, e));

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RagError } from '../../shared/errors.js';
+import { chunkDocument } from '../chunk/index.js';
+import { wordCounter } from '../chunk/test-support.js';
 import {
   csvFixture,
   encryptedOfficeFixture,
@@ -224,5 +226,24 @@ describe('bad office files get their codes', () => {
       expect(err.code, name).toBe('too_large');
       expect(err.details, name).toMatchObject({ limit: 'maxRatio', file: name });
     }
+  });
+});
+
+describe('tables in chunks', () => {
+  it('one chunk per row group, each starting with the header, rows never split (markdown strategy)', async () => {
+    const doc = await parse(xlsxFixture(), 'sales.xlsx');
+    const chunks = await chunkDocument(doc, { strategy: 'markdown', chunk_size: 2048, chunk_overlap: 32 }, { tokenizer: wordCounter });
+    const groups = doc.blocks.filter((b) => b.kind === 'table');
+    const tableChunks = chunks.filter((c) => c.text.includes('| --- |'));
+    expect(tableChunks).toHaveLength(groups.length);
+    for (const c of tableChunks) {
+      // The first group of a sheet comes after the sheet's heading.
+      const body = c.text.replace(/^(Продажи|销售)\n\n/, '');
+      expect(body).toMatch(/^\| (Товар|产品) \|/);
+      for (const line of body.split('\n')) expect(line).toMatch(/^\|.*\|$/);
+    }
+    const sheet1 = tableChunks.filter((c) => c.location.heading_path?.[0] === 'Продажи');
+    expect(sheet1[0]!.location).toMatchObject({ line_start: 1 });
+    expect(sheet1.at(-1)!.location).toMatchObject({ line_end: 103 });
   });
 });
