@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureElectron } from '../scripts/electron-binary.js';
 import { buildFixtureModel } from '../src/core/embed/fixture-model.js';
 import type { AppInfo, IpcReply } from '../src/shared/desktop.js';
 import {
@@ -20,22 +20,14 @@ import { ensureConsoleBuilt, ROOT, tempDir } from './ui-support.js';
 
 /**
  * The desktop app through Playwright's Electron support: the same flows as the web console suite, over IPC
- * instead of HTTP, plus the window's security. It needs the Electron binary that `npm install` downloads.
+ * instead of HTTP, plus the window's security. It needs the Electron binary, which `npm ci` does not download
+ * (package.json's allowScripts denies electron's install script): it is fetched here on first use, as `npm start`
+ * does, and the suite skips, saying why, where that is impossible.
  */
-function electronBinary(): { path?: string; why?: string } {
-  try {
-    const p = createRequire(import.meta.url)('electron') as unknown;
-    if (typeof p === 'string' && fs.existsSync(p)) return { path: p };
-    return { why: `the electron package points at ${String(p)}, which does not exist` };
-  } catch (err) {
-    return { why: `require('electron') failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}` };
-  }
-}
-
-const binary = electronBinary();
+const binary = await ensureElectron(ROOT);
 const noDisplay = process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY;
 const skipReason = !binary.path
-  ? `no Electron binary (${binary.why}); downloads are blocked on this machine (ELECTRON_SKIP_BINARY_DOWNLOAD=1), so the desktop app cannot be launched here. The same flows run against the web console in e2e/ui-console.test.ts.`
+  ? `no Electron binary: ${binary.why}, so the desktop app cannot be launched here. The same flows run against the web console in e2e/ui-console.test.ts.`
   : noDisplay
     ? 'no display for Electron on this Linux machine: run the suite under xvfb-run (e.g. xvfb-run -a npx vitest run e2e/electron-app.test.ts)'
     : undefined;
@@ -152,11 +144,12 @@ if (skipReason) {
       await apiKeys(page, { status });
     });
 
-    it('shows the bundled stdio command in the agent configs', async () => {
+    it('shows the bundled MCP launcher by its absolute path in the agent configs', async () => {
       await nav(page, 'Connect an agent');
       const claude = JSON.parse(await page.getByTestId('config-claude-desktop').getByTestId('copy-value').innerText());
-      expect(claude.mcpServers.ragdesk.args).toContain('--mcp-stdio');
-      expect(claude.mcpServers.ragdesk.env).toEqual({ ELECTRON_RUN_AS_NODE: '1' });
+      const launcher = path.join(ROOT, 'resources', 'bin', process.platform === 'win32' ? 'ragdesk-mcp.cmd' : 'ragdesk-mcp');
+      expect(claude.mcpServers.ragdesk.command).toBe(launcher);
+      expect(claude.mcpServers.ragdesk.env).toBeUndefined();
     });
 
     it('lists KBs and works from the keyboard; nothing opened a dialog', async () => {

@@ -100,3 +100,5 @@ for (const [suffix, size] of [['', 16], ['@2x', 32]]) {
   out(`tray/trayTemplate${suffix}.png`, icon(size, { foreground: DARK }));
 }
 out('icon.png', icon(256, { background: INDIGO, foreground: WHITE }));
+// The installers' icon (macOS needs at least 512 px to build the .icns).
+out('icon-512.png', icon(512, { background: INDIGO, foreground: WHITE }));

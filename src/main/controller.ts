@@ -7,7 +7,7 @@ import { Core } from '../core/core.js';
 import { openTakingOver } from '../http/handover.js';
 import { type AppInfo, type AppSettings, type AppSettingsPatch } from '../shared/desktop.js';
 import { RAGDESK_VERSION } from '../shared/version.js';
-import type { AppPaths } from './app-paths.js';
+import { relaunchCommand, type AppPaths } from './app-paths.js';
 import { applyLaunchAtLogin } from './autostart.js';
 import type { DesktopHandlers } from './ipc-bridge.js';
 import { claudeDesktopConfig, stdioCommand } from './mcp-config.js';
@@ -111,6 +111,8 @@ export class AppController {
     return stdioCommand({
       execPath: process.execPath,
       mainEntry: this.paths.mainEntry,
+      launcher: this.paths.launcher,
+      appImage: this.paths.appImage,
       ...(custom ? { dataDir: this.opened.dataDir } : {}),
     });
   }
@@ -184,7 +186,7 @@ export class AppController {
 
   private applyLogin(enabled: boolean): void {
     try {
-      applyLaunchAtLogin(app, enabled, { command: process.execPath, args: app.isPackaged ? [] : [this.paths.root] });
+      applyLaunchAtLogin(app, enabled, relaunchCommand(this.paths, process.execPath, app.isPackaged));
     } catch (err) {
       void dialog.showMessageBox({ type: 'warning', message: 'Could not change the login item', detail: String(err) });
     }

@@ -1,5 +1,6 @@
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions, type NativeImage } from 'electron';
 import path from 'node:path';
+import { RESOURCE_FILES } from './app-paths.js';
 import { buildTrayMenu, trayIcon, trayTooltip, type TrayAction, type TrayIcon, type TrayItem, type TrayState } from './tray-model.js';
 
 function menuTemplate(items: TrayItem[], run: (action: TrayAction) => void): MenuItemConstructorOptions[] {
@@ -25,15 +26,14 @@ export class AppTray {
     resources: string,
     private readonly run: (action: TrayAction) => void,
   ) {
-    const load = (name: string) => {
-      const img = nativeImage.createFromPath(path.join(resources, 'tray', `${name}.png`));
-      if (process.platform === 'darwin' && name === 'trayTemplate') img.setTemplateImage(true);
+    const files = RESOURCE_FILES.tray;
+    const load = (file: string) => {
+      const img = nativeImage.createFromPath(path.join(resources, file));
+      if (file === files.macNormal) img.setTemplateImage(true);
       return img;
     };
-    this.icons =
-      process.platform === 'darwin'
-        ? { normal: load('trayTemplate'), paused: load('tray-paused'), error: load('tray-error') }
-        : { normal: load('tray'), paused: load('tray-paused'), error: load('tray-error') };
+    const normal = process.platform === 'darwin' ? files.macNormal : files.normal;
+    this.icons = { normal: load(normal), paused: load(files.paused), error: load(files.error) };
     this.tray = new Tray(this.icons.normal);
     // Windows/Linux: a click opens the window; the menu is on right-click (and on click where that is the norm).
     this.tray.on('click', () => this.run('open'));
