@@ -11,6 +11,7 @@ import { relaunchCommand, type AppPaths } from './app-paths.js';
 import { applyLaunchAtLogin } from './autostart.js';
 import type { DesktopHandlers } from './ipc-bridge.js';
 import { claudeDesktopConfig, stdioCommand } from './mcp-config.js';
+import { openActionFor } from './open-file.js';
 import { LocalServer } from './server.js';
 import type { SettingsStore } from './settings-store.js';
 import { AppTray } from './tray.js';
@@ -173,6 +174,13 @@ export class AppController {
       },
       openDocumentFile: async ({ kb_id, doc_id, page }) => {
         const { path: file } = await this.core.client.documentFile({ kb_id, doc_id });
+        // Only a path the core recorded comes back; still, a file the OS would run is shown in its folder, never run.
+        const action = openActionFor(file);
+        if (action === 'refuse') return { path: file, opened: false };
+        if (action === 'reveal') {
+          shell.showItemInFolder(file);
+          return { path: file, opened: true };
+        }
         // PDF viewers (browsers, most desktop readers) honour #page=N on a file URL; other files open as they are.
         if (page && file.toLowerCase().endsWith('.pdf')) {
           await shell.openExternal(`${pathToFileURL(file).href}#page=${page}`);

@@ -103,6 +103,8 @@ export function coreHandlers({ ctx, jobs, health, sources }: CoreParts): Handler
       return { paused: ctx.pause.isPaused, active: ctx.pause.active };
     },
     indexingState: async () => ({ paused: ctx.pause.isPaused, active: ctx.pause.active }),
-    documentFile: async (i) => ({ path: await documentFile(ctx, sources.list(i.kb_id), i.kb_id, i.doc_id) }),
+    documentFile: async (i) => ({
+      path: await documentFile(ctx, sources.list(i.kb_id), i.kb_id, i.doc_id, (kb, source) => health.ledger(kb, source)),
+    }),
   };
 }

@@ -8,7 +8,7 @@ import type { CoreContext } from '../services/context.js';
 import { parseFileBytes } from '../services/document-service.js';
 import { prepareDocument, resolveChunking, type PreparedDoc } from '../services/ingest.js';
 import { sha256 } from '../util/hash.js';
-import { statNoLinks } from '../util/inside.js';
+import { joinRel, statNoLinks } from '../util/inside.js';
 import type { ItemLine, JobItem, JobOptions } from './journal.js';
 
 type Settled = Omit<ItemLine, 't' | 'i'>;
@@ -106,6 +106,8 @@ export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord |
       doc_id: item.doc_id,
       source: item.source,
       fallbackTitle: path.basename(item.file),
+      // The real path read, for "Open file" (a source that does not follow links reads exactly <within>/<key>).
+      file: options.within ? joinRel(options.within, item.key) : await fs.realpath(item.file).catch(() => item.file),
     });
     return { pending: { doc, verdict, base, existed } };
   } catch (err) {

@@ -108,6 +108,8 @@ export interface FileItem {
   source?: string;
   metadata?: Record<string, unknown>;
   chunking?: Record<string, unknown>;
+  /** The real path the bytes were read from (server-side only: never from a caller's input). */
+  file?: string;
 }
 
 export async function prepareFile(ctx: CoreContext, kbId: string, file: FileItem, overwrite: boolean): Promise<PreparedDoc> {
@@ -120,6 +122,7 @@ export async function prepareFile(ctx: CoreContext, kbId: string, file: FileItem
     doc_id: file.doc_id ?? path.basename(file.filename),
     fallbackTitle: path.basename(file.filename),
     source: file.source ?? file.filename,
+    ...(file.file ? { file: file.file } : {}),
     ...(file.title ? { title: file.title } : {}),
     ...(file.metadata ? { metadata: file.metadata as Record<string, never> } : {}),
   });
@@ -141,6 +144,8 @@ export async function addFile(ctx: CoreContext, input: ParsedInput<'addFile'>): 
       data: await fs.readFile(abs),
       filename: abs,
       source: input.source ?? abs,
+      // What "Open file" may open later: the file's real path, whatever `source` the caller wrote.
+      file: await fs.realpath(abs),
       ...(input.doc_id ? { doc_id: input.doc_id } : {}),
       ...(input.title ? { title: input.title } : {}),
       ...(input.metadata ? { metadata: input.metadata } : {}),

@@ -30,6 +30,8 @@ export interface PreparedDoc {
   hash: string;
   overwrite: boolean;
   warnings: string[];
+  /** The real path of the file read (set by ingestion of a file, never from a caller's input): what "Open file" opens. */
+  file?: string;
 }
 
 export function resolveChunking(kb: Kb, override: ChunkingOverride | undefined, fallback?: ChunkingConfig): ChunkingConfig {
@@ -61,6 +63,8 @@ export interface PrepareInput {
   overwrite: boolean;
   /** Title when the parser found none (e.g. the file name). */
   fallbackTitle?: string;
+  /** The real path of the file this document was read from (server-side only). */
+  file?: string;
 }
 
 /** Chunk a parsed document with the KB's tokenizer (and embedder for the semantic strategy). */
@@ -87,6 +91,7 @@ export async function prepareDocument(ctx: CoreContext, kb: Kb, input: PrepareIn
     hash,
     overwrite: input.overwrite,
     warnings: [...parsed.warnings, ...warnings],
+    ...(input.file ? { file: input.file } : {}),
   };
 }
 
@@ -246,6 +251,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
           version,
           created_at: w.decision.created_at ?? now,
           updated_at: now,
+          file_path: w.doc.file ?? null,
         });
         good.push(w);
       } catch (err) {

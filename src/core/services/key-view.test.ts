@@ -64,9 +64,11 @@ describe('internal errors reach callers as a reference only', () => {
     };
     try {
       for (const caller of [core.clientFor(key(['local'])), core.client]) {
-        const err = await caller
-          .getDocument({ kb_id: 'local', doc_id: 'a' })
-          .catch((e: unknown) => e as { code: string; message: string; details?: { ref?: string } });
+        const err = (await caller.getDocument({ kb_id: 'local', doc_id: 'a' }).catch((e: unknown) => e)) as {
+          code: string;
+          message: string;
+          details?: { ref?: string };
+        };
         expect(err).toMatchObject({ code: 'internal' });
         expect(err.message).not.toContain('/home/ann');
         expect(err.message).not.toContain('LanceError');

@@ -21,6 +21,9 @@ export function documentsSchema(): SchemaType {
     new Field('version', new Utf8(), false),
     new Field('created_at', new Utf8(), false),
     new Field('updated_at', new Utf8(), false),
+    // The real path of the file the server read the document from (added by path, or a folder source's file);
+    // null for text and uploads. Set by ingestion only, never from a caller's input; never shown to callers.
+    new Field('file_path', new Utf8(), true),
   ]);
 }
 

@@ -22,6 +22,8 @@ export interface DocumentRow {
   version: string;
   created_at: string;
   updated_at: string;
+  /** The real path of the file ingestion read (never a caller's `source`); null for text and uploads. */
+  file_path: string | null;
 }
 
 const SUMMARY_COLUMNS = [
@@ -72,7 +74,19 @@ export class DocumentsRepo {
     const table = names.includes(DOCUMENTS_TABLE)
       ? await db.openTable(DOCUMENTS_TABLE)
       : await db.createEmptyTable(DOCUMENTS_TABLE, documentsSchema(), { existOk: true });
+    // Data dirs from before file_path: the column is added (null: such documents have no recorded file).
+    if (!(await table.schema()).fields.some((f) => f.name === 'file_path')) {
+      await table.addColumns([{ name: 'file_path', valueSql: 'CAST(NULL AS STRING)' }]);
+    }
     return new DocumentsRepo(table);
+  }
+
+  /** The file a document was read from, as ingestion recorded it: null when none, undefined when no such document. */
+  async filePath(kbId: string, docId: string): Promise<string | null | undefined> {
+    const rows = (await this.table.query().where(byDoc(kbId, docId)).select(['file_path']).limit(1).toArray()) as Raw[];
+    if (!rows[0]) return undefined;
+    const p = rows[0].file_path;
+    return typeof p === 'string' && p ? p : null;
   }
 
   async get(kbId: string, docId: string): Promise<(DocumentFull & { version: string }) | undefined> {
