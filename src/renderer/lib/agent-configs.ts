@@ -20,6 +20,11 @@ export interface AgentConfig {
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 
+/** The stdio command outside the desktop app (`ragdesk serve`'s web console, an npm install): `ragdesk mcp` from PATH. */
+export function headlessStdio(dataDir?: string | null): AgentConfigInput['stdio'] {
+  return { command: 'ragdesk', args: ['mcp', ...(dataDir ? ['--data-dir', dataDir] : [])] };
+}
+
 function stdioEntry(input: AgentConfigInput) {
   const env = input.stdio.env && Object.keys(input.stdio.env).length > 0 ? { env: input.stdio.env } : {};
   return { command: input.stdio.command, args: input.stdio.args, ...env };

@@ -2,7 +2,7 @@ import { Alert, Anchor, Badge, Code, Group, Paper, PasswordInput, SimpleGrid, St
 import { useEffect, useState } from 'react';
 import { useApi } from '../api/context.js';
 import { CopyBlock, ErrorAlert } from '../components/common.js';
-import { agentConfigs, type AgentConfigInput } from '../lib/agent-configs.js';
+import { agentConfigs, headlessStdio, type AgentConfigInput } from '../lib/agent-configs.js';
 import { routeHref } from '../lib/router.js';
 import { useQuery } from '../lib/use-query.js';
 
@@ -20,9 +20,7 @@ export function ConnectScreen() {
   }, [info.data, sessionToken, token]);
 
   const dataDir = info.data?.data_dir ?? diag.data?.data_dir;
-  const stdio: AgentConfigInput['stdio'] = info.data
-    ? info.data.mcp_stdio
-    : { command: 'ragdesk', args: ['mcp', ...(dataDir ? ['--data-dir', dataDir] : [])] };
+  const stdio: AgentConfigInput['stdio'] = info.data ? info.data.mcp_stdio : headlessStdio(dataDir);
   const httpUrl = info.data
     ? info.data.server.url
       ? `${info.data.server.url.replace(/\/$/, '')}/mcp`
