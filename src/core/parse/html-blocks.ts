@@ -1,5 +1,6 @@
 import { Parser as HtmlTokenizer } from 'htmlparser2';
 import { HeadingTracker, type BlockDraft } from './assemble.js';
+import { withLinearStack } from './linear-stack.js';
 import { tableToBlocks } from './table-markdown.js';
 
 /**
@@ -333,13 +334,15 @@ class HtmlBlockBuilder {
 
 export function htmlToBlocks(html: string): HtmlExtract {
   const b = new HtmlBlockBuilder();
-  const parser = new HtmlTokenizer(
-    {
-      onopentag: (name, attribs) => b.open(name, attribs),
-      onclosetag: (name) => b.close(name),
-      ontext: (data) => b.text(data),
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true },
+  const parser = withLinearStack(
+    new HtmlTokenizer(
+      {
+        onopentag: (name, attribs) => b.open(name, attribs),
+        onclosetag: (name) => b.close(name),
+        ontext: (data) => b.text(data),
+      },
+      { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true },
+    ),
   );
   parser.write(html);
   parser.end();

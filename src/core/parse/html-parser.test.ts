@@ -120,6 +120,14 @@ describe('htmlToBlocks', () => {
     expect(blocks[0]!.text.split('\n')[0]!.match(/cell/g)).toHaveLength(80_000);
   });
 
+  it('is linear in the nesting depth (200k nested elements took minutes in htmlparser2 alone)', { timeout: 20_000 }, () => {
+    const depth = 200_000;
+    const { blocks } = htmlToBlocks(
+      `<body>${'<div><span>'.repeat(depth)}deep text${'</i>'.repeat(1000)}${'</span></div>'.repeat(10)}<p>after</p>`,
+    );
+    expect(blocks.map((b) => b.text)).toEqual(['deep text', 'after']);
+  });
+
   it('gives the visible text of a fragment', () => {
     expect(htmlFragmentText('<p>Hello <script>x()</script><b>world</b></p><style>p{}</style>')).toBe('Hello world');
   });

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { withLinearStack } from '../linear-stack.js';
 
 /**
  * Streaming XML for the office formats (OOXML, ODF, EPUB packaging): htmlparser2 in XML mode, linear in the input,
@@ -11,13 +12,15 @@ export interface XmlHandlers {
 }
 
 export function walkXml(xml: string, handlers: XmlHandlers): void {
-  const parser = new Parser(
-    {
-      ...(handlers.open ? { onopentag: handlers.open } : {}),
-      ...(handlers.close ? { onclosetag: handlers.close } : {}),
-      ...(handlers.text ? { ontext: handlers.text } : {}),
-    },
-    { xmlMode: true, decodeEntities: true },
+  const parser = withLinearStack(
+    new Parser(
+      {
+        ...(handlers.open ? { onopentag: handlers.open } : {}),
+        ...(handlers.close ? { onclosetag: handlers.close } : {}),
+        ...(handlers.text ? { ontext: handlers.text } : {}),
+      },
+      { xmlMode: true, decodeEntities: true },
+    ),
   );
   parser.write(xml);
   parser.end();
