@@ -109,11 +109,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   let hosts = new Set<string>();
   let origins = new Set<string>();
 
-  /**
-   * Authenticate, then hold a key to its rate and to its share of requests in progress (`limited`). A session's
-   * standing GET stream on /mcp lasts as long as the session: sessions per key bound those, not this count.
-   */
-  function authorize(req: IncomingMessage, res: ServerResponse, limited: boolean, counted = limited): Principal | undefined {
+  /** Authenticate, then hold a key to its rate and to its share of requests in progress (`limited`). */
+  function authorize(req: IncomingMessage, res: ServerResponse, limited: boolean): Principal | undefined {
     const principal = authenticate(req, options.ownerToken, keys);
     if (!principal) {
       refuse(req, res, 401, 'permission_denied', 'missing or invalid API key: send Authorization: Bearer <key>', {
@@ -130,7 +127,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         return undefined;
       }
     }
-    if (counted && principal.kind === 'key') {
+    if (limited && principal.kind === 'key') {
       // A key may not hold more than its share of the server: requests in progress are counted until answered.
       const release = inFlight.enter(principalId(principal));
       if (!release) {
@@ -187,7 +184,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       return void res.end(text);
     }
     if (route === '/mcp') {
-      const principal = authorize(req, res, true, req.method !== 'GET');
+      // A session's standing GET stream is neither rate-limited nor counted (sessions per key bound those).
+      const principal = authorize(req, res, req.method !== 'GET');
       if (principal) await mcp.handle(req, res, principal);
       return;
     }

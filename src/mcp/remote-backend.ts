@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CallToolResultSchema,
   CreateMessageRequestSchema,
@@ -9,6 +9,7 @@ import {
   type CreateMessageResult,
   type Implementation,
 } from '@modelcontextprotocol/sdk/types.js';
+import { RagError } from '../shared/errors.js';
 import { RAGDESK_VERSION } from '../shared/version.js';
 import type { Backend, CallInfo } from './server.js';
 import type { AnyTool } from './tool-kit.js';
@@ -33,7 +34,25 @@ const CALL_TIMEOUT_MS = 10 * 60_000;
 /** A failure of the link to the owner (refused, closed, session gone), as opposed to an answer from it. */
 export function isLinkFailure(err: unknown): boolean {
   if (err instanceof McpError) return err.code === ErrorCode.ConnectionClosed;
+  if (err instanceof RagError) return false;
   return true;
+}
+
+/**
+ * The owner answered 429 (this key's rate, or its requests in progress): the link is fine and the call was not
+ * run. Said as `busy` with the owner's message (it names the wait), instead of dropping the session and retrying.
+ */
+export function refusedForNow(err: unknown): RagError | undefined {
+  if (!(err instanceof StreamableHTTPError) || err.code !== 429) return undefined;
+  const body = /\{.*\}/s.exec(err.message)?.[0];
+  let message = 'the ragdesk server is limiting this key (rate limit); retry in a moment';
+  try {
+    const parsed = body ? (JSON.parse(body) as { error?: { message?: unknown } }) : undefined;
+    if (typeof parsed?.error?.message === 'string') message = parsed.error.message;
+  } catch {
+    // keep the general message
+  }
+  return new RagError('busy', message, { details: { status: 429 } });
 }
 
 /**
@@ -80,6 +99,8 @@ export class RemoteBackend implements Backend {
     try {
       return await fn();
     } catch (err) {
+      const refused = refusedForNow(err);
+      if (refused) throw refused;
       if (isLinkFailure(err)) this.dead = true;
       throw err;
     }
