@@ -3,9 +3,10 @@ import type { ErrorEnvelope } from '../../shared/errors.js';
 import { WARNING_EMPTY_TEXT } from '../parse/assemble.js';
 import { WARNING_NO_TEXT_LAYER } from '../parse/pdf-parser.js';
 import type { ParsedDocument } from '../parse/types.js';
+import { ocrFacts, ocrLowConfidenceMessage, ocrNothingMessage, ocrSuffix, type OcrFacts } from './ocr-verdict.js';
 
 /** What the health report says about one file. */
-export interface Verdict {
+export interface Verdict extends OcrFacts {
   status: HealthStatus;
   message: string;
   encoding?: string;
@@ -97,18 +98,24 @@ function decodeProblem(parsed: ParsedDocument): string | undefined {
  * may be garbled, or text in a writing system the KB's model does not cover. Undefined: nothing to say.
  */
 export function verdictForParsed(parsed: ParsedDocument, covered: 'all' | Set<string> | undefined, modelName: string): Verdict {
-  const facts: Pick<Verdict, 'encoding' | 'encoding_confidence' | 'script'> = {};
+  const facts: Pick<Verdict, 'encoding' | 'encoding_confidence' | 'script' | 'ocr_pages' | 'ocr_confidence'> = ocrFacts(parsed);
   if (typeof parsed.metadata.encoding === 'string') facts.encoding = parsed.metadata.encoding;
   if (typeof parsed.metadata.encoding_confidence === 'number') facts.encoding_confidence = parsed.metadata.encoding_confidence;
   if (parsed.warnings.includes(WARNING_NO_TEXT_LAYER)) {
-    return { ...facts, status: 'no_text_layer', message: 'a scanned PDF without a text layer: nothing to index (run OCR on it first)' };
+    return {
+      ...facts,
+      status: 'no_text_layer',
+      message: ocrNothingMessage(parsed) ?? 'a scanned PDF without a text layer: nothing to index',
+    };
   }
   if (!parsed.text.trim() || parsed.warnings.includes(WARNING_EMPTY_TEXT))
-    return { ...facts, status: 'empty', message: 'the file has no text' };
+    return { ...facts, status: 'empty', message: ocrNothingMessage(parsed) ?? 'the file has no text' };
   const scripts = detectScripts(parsed.text);
   if (scripts.main) facts.script = scripts.main;
   const decode = decodeProblem(parsed);
   if (decode) return { ...facts, status: 'decode_problem', message: decode };
+  const barelyRead = ocrLowConfidenceMessage(parsed, facts);
+  if (barelyRead) return { ...facts, status: 'ocr_low_confidence', message: barelyRead };
   if (covered && covered !== 'all' && scripts.letters >= 20) {
     const uncovered = Object.entries(scripts.shares).filter(([name]) => !covered.has(name) && name !== 'other');
     const share = uncovered.reduce((s, [, v]) => s + v, 0);
@@ -124,5 +131,5 @@ export function verdictForParsed(parsed: ParsedDocument, covered: 'all' | Set<st
       };
     }
   }
-  return { ...facts, status: 'ok', message: 'indexed' };
+  return { ...facts, status: 'ok', message: `indexed${ocrSuffix(facts)}` };
 }

@@ -17,6 +17,7 @@ beforeAll(async () => {
     fs.copyFileSync(path.join(FIXTURES, f), path.join(dir, f));
   fs.copyFileSync(path.join(FIXTURES, 'sample.md'), path.join(dir, 'z-copy.md'));
   fs.writeFileSync(path.join(dir, 'picture.png'), PNG);
+  fs.writeFileSync(path.join(dir, 'song.mp3'), Buffer.from('ID3\x04\0\0\0\0\0\0', 'latin1'));
   fs.writeFileSync(path.join(dir, 'huge.txt'), 'big text file '.repeat(6000));
   fs.writeFileSync(path.join(dir, 'empty.txt'), '   \n\n');
   fs.writeFileSync(
@@ -36,7 +37,7 @@ describe('ingestion health report', () => {
   it('names every bad file of a mixed folder and why (KB on the english model)', async () => {
     await core.client.createKb({ kb_id: 'mixed', embedding_model: 'english' });
     const source = await core.client.addSource({ kb_id: 'mixed', path: dir, source_id: 'mixed-src' });
-    expect(source.counts).toMatchObject({ files: 13, indexed: 5, failed: 5, skipped: 3 });
+    expect(source.counts).toMatchObject({ files: 14, indexed: 5, failed: 6, skipped: 3 });
     const report = await core.client.healthReport({ kb_id: 'mixed' });
     const by = Object.fromEntries(report.files.map((f) => [f.file, f])) as Record<string, HealthEntry>;
     expect(by['corrupt.pdf']).toMatchObject({ status: 'corrupt', indexed: false });
@@ -44,7 +45,9 @@ describe('ingestion health report', () => {
     expect(by['encrypted.pdf']).toMatchObject({ status: 'encrypted', indexed: false });
     expect(by['scanned.pdf']).toMatchObject({ status: 'no_text_layer', indexed: false });
     expect(by['scanned.pdf']!.message).toMatch(/OCR/);
-    expect(by['picture.png']).toMatchObject({ status: 'unsupported', indexed: false });
+    // An image OCR would read, but this one is damaged; audio is nothing ragdesk reads.
+    expect(by['picture.png']).toMatchObject({ status: 'corrupt', indexed: false });
+    expect(by['song.mp3']).toMatchObject({ status: 'unsupported', indexed: false });
     expect(by['huge.txt']).toMatchObject({ status: 'too_large', indexed: false, bytes: 84_000 });
     expect(by['empty.txt']).toMatchObject({ status: 'empty', indexed: false });
     expect(by['z-copy.md']).toMatchObject({ status: 'duplicate', duplicate_of: 'mixed-src/sample.md', indexed: false });
@@ -58,7 +61,7 @@ describe('ingestion health report', () => {
     // Worst first, counted per status, filterable.
     expect(report.files[0]!.status).toBe('encrypted');
     expect(report.counts).toMatchObject({
-      corrupt: 2,
+      corrupt: 3,
       encrypted: 1,
       no_text_layer: 1,
       unsupported: 1,
@@ -68,7 +71,7 @@ describe('ingestion health report', () => {
     });
     const problems = await core.client.healthReport({ kb_id: 'mixed', problems: true });
     expect(problems.files.map((f) => f.file)).not.toContain('english.txt');
-    expect(problems.total).toBe(11);
+    expect(problems.total).toBe(12);
     const enc = await core.client.healthReport({ kb_id: 'mixed', status: ['encrypted', 'too_large'] });
     expect(enc.files.map((f) => f.file).sort()).toEqual(['encrypted.pdf', 'huge.txt']);
   });
@@ -88,7 +91,7 @@ describe('ingestion health report', () => {
     fs.copyFileSync(path.join(FIXTURES, 'sample.pdf'), path.join(dir, 'corrupt.pdf'));
     await core.client.syncSource({ source_id: 'mixed-src' });
     const after = await core.client.healthReport({ kb_id: 'mixed', status: ['corrupt'] });
-    expect(after.files.map((f) => f.file)).toEqual(['broken.docx']);
+    expect(after.files.map((f) => f.file)).toEqual(['broken.docx', 'picture.png']);
   });
 
   it('ragdesk add records its files too, and the report of a KB without any is empty', async () => {

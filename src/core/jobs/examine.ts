@@ -6,6 +6,9 @@ import { verdictForError, verdictForParsed, type Verdict } from '../health/class
 import type { FileRecord } from '../health/ledger.js';
 import type { CoreContext } from '../services/context.js';
 import { parseFileBytes } from '../services/document-service.js';
+import { completeWithOcr } from '../services/ocr-stage.js';
+import { isCancelled } from '../ocr/engine.js';
+import type { OcrProgress } from '../ocr/ocr-document.js';
 import { prepareDocument, resolveChunking, type PreparedDoc } from '../services/ingest.js';
 import { sha256 } from '../util/hash.js';
 import { joinRel, statNoLinks } from '../util/inside.js';
@@ -21,8 +24,8 @@ export interface Pending {
   existed: boolean;
 }
 
-/** What looking at a file came to: settled without writing, waiting to be written, or gone. */
-export type Examined = { settled: Settled; stale?: boolean } | { pending: Pending } | { vanished: true };
+/** What looking at a file came to: settled without writing, waiting to be written, gone, or stopped half-way (OCR). */
+export type Examined = { settled: Settled; stale?: boolean } | { pending: Pending } | { vanished: true } | { interrupted: true };
 
 export interface ExamineEnv {
   ctx: CoreContext;
@@ -32,6 +35,10 @@ export interface ExamineEnv {
   /** doc_id → content hash of the KB's documents, kept current by the runner. */
   docs: Map<string, string>;
   covered: 'all' | Set<string> | undefined;
+  /** Stops OCR of a long scan at its next page (the job was cancelled, paused or is closing). */
+  signal?: AbortSignal;
+  /** OCR progress of a file, page by page. */
+  onOcrPage?: (item: JobItem, p: OcrProgress) => void;
 }
 
 /** Whether the ledger's record still describes the KB, so that unchanged bytes need no work at all. */
@@ -91,7 +98,13 @@ export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord |
     return { settled: { outcome: 'unchanged', chunks: 0, record: { ...prev, ...base } } };
   }
   try {
-    const parsed = await parseFileBytes(ctx, data, item.file);
+    // Scans and images: pages read by OCR in the KB's languages, page by page in the parse pool.
+    const parsed = await completeWithOcr(ctx, await parseFileBytes(ctx, data, item.file), data, {
+      kb,
+      filename: item.file,
+      signal: env.signal,
+      onPage: env.onOcrPage ? (p) => env.onOcrPage!(item, p) : undefined,
+    });
     const verdict = verdictForParsed(parsed, env.covered, kb.embedding_model);
     if (verdict.status === 'no_text_layer' || verdict.status === 'empty') {
       return {
@@ -111,6 +124,7 @@ export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord |
     });
     return { pending: { doc, verdict, base, existed } };
   } catch (err) {
+    if (isCancelled(err)) return { interrupted: true };
     return { settled: failed(base, toErrorEnvelope(err), existed) };
   }
 }

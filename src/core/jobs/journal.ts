@@ -79,8 +79,10 @@ export class JobHandle {
   finishedAt: string | null = null;
   updatedAt: string;
   current: string | null = null;
-  /** Set to stop the run after the current batch. */
-  stop: 'pause' | 'cancel' | 'close' | null = null;
+  /** OCR of the file being read now: pages read, and to read (null when no file is being OCR'd). */
+  ocr: { done: number; total: number } | null = null;
+  private stopReason: 'pause' | 'cancel' | 'close' | null = null;
+  private stopper = new AbortController();
   private runStart = 0;
   private runBytes = 0;
   private summary?: Job['progress'];
@@ -129,6 +131,22 @@ export class JobHandle {
 
   get id(): string {
     return this.header.job_id;
+  }
+
+  /** Set to stop the run after the current batch; work inside one file (OCR of a long scan) stops at its next page. */
+  get stop(): 'pause' | 'cancel' | 'close' | null {
+    return this.stopReason;
+  }
+
+  set stop(reason: 'pause' | 'cancel' | 'close' | null) {
+    this.stopReason = reason;
+    if (reason) this.stopper.abort();
+    else if (this.stopper.signal.aborted) this.stopper = new AbortController();
+  }
+
+  /** Aborts when the job is asked to stop. */
+  get signal(): AbortSignal {
+    return this.stopper.signal;
   }
 
   get finished(): boolean {
@@ -206,6 +224,7 @@ export class JobHandle {
       elapsed_ms: Math.max(0, end - Date.parse(this.header.created_at)),
       eta_ms: eta,
       current: this.current,
+      ...(this.ocr && this.current ? { current_ocr: this.ocr } : {}),
     };
   }
 

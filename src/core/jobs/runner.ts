@@ -62,6 +62,8 @@ function settleResult(
     encoding: p.verdict.encoding,
     encoding_confidence: p.verdict.encoding_confidence,
     script: p.verdict.script,
+    ocr_pages: p.verdict.ocr_pages,
+    ocr_confidence: p.verdict.ocr_confidence,
   };
   const facts = Object.fromEntries(Object.entries(common).filter(([, v]) => v !== undefined)) as typeof common;
   if (r.status === 'skipped' && r.duplicate_of) {
@@ -136,6 +138,12 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
           }),
         )),
       covered: coveredScripts(kb, ctx.models.presets()),
+      signal: job.signal,
+      onOcrPage: (item, p) => {
+        job.ocr = { done: p.done, total: p.total };
+        ctx.events.emit('ingest', { kb_id: kbId, file: item.file, doc_id: item.doc_id, stage: 'ocr', page: p.done, pages: p.total });
+        env.onProgress?.(job);
+      },
     };
     for (const line of job.done.values()) applyLine(env.ledger, items[line.i], line);
     const groupSize = env.groupSize ?? GROUP_SIZE;
@@ -187,7 +195,10 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
         // Deletions go first, so that a renamed file is not taken for a duplicate of its old self.
         if (deletes.length) await flush();
         const seen = await examine(x, item, env.ledger.get(item.key));
-        if ('vanished' in seen) {
+        job.ocr = null;
+        if ('interrupted' in seen) {
+          // Stopped half-way through its OCR: left unsettled, so a resumed run reads it again.
+        } else if ('vanished' in seen) {
           if (env.mirror) deletes.push(i);
           else
             lines.push({

@@ -1,7 +1,7 @@
 /**
  * Known text for the OCR fixtures and benchmark: three pages each in English, Russian and Chinese (Simplified),
- * written for this project. Each page names a phrase that occurs on it and on no other page, for the
- * search-hit measurement.
+ * written for this project. Each page names a phrase that occurs on it and on no other page (in its first
+ * paragraph after the title, so short fixtures carry it too), for the search-hit measurement.
  */
 export interface FixturePageText {
   /** Tesseract code of the language. */
@@ -65,7 +65,7 @@ export const FIXTURE_PAGES: readonly FixturePageText[] = [
   },
   {
     lang: 'rus',
-    phrase: 'пожарная тревога',
+    phrase: 'водители погрузчиков',
     paragraphs: [
       'Охрана труда',
       'Ежегодная проверка показала, что водители погрузчиков соблюдают ограничение скорости в проходах, но пешеходы часто пересекают зону вне размеченных дорожек. До конца сентября на трёх самых загруженных переходах установят жёлтые ограждения.',
@@ -95,7 +95,7 @@ export const FIXTURE_PAGES: readonly FixturePageText[] = [
   },
   {
     lang: 'chi_sim',
-    phrase: '消防演习',
+    phrase: '叉车司机',
     paragraphs: [
       '安全生产记录',
       '年度安全检查发现，叉车司机在通道内遵守了限速规定，但行人经常在划定的人行通道以外穿行。九月底之前将在三个最繁忙的路口安装黄色护栏。',

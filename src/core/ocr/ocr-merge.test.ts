@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assembleDocument } from '../parse/assemble.js';
 import { WARNING_NO_TEXT_LAYER } from '../parse/pdf-parser.js';
-import { mergeOcr, WARNING_OCR_LOW_CONFIDENCE } from './ocr-merge.js';
+import { mergeOcr, WARNING_OCR_LOW_CONFIDENCE, WARNING_OCR_NO_TEXT } from './ocr-merge.js';
 import type { PageReading } from './page-ocr.js';
 
 const reading = (language: string, confidence: number, ...paragraphs: string[]): PageReading => ({
@@ -59,7 +59,7 @@ describe('merging OCR pages into a parsed document', () => {
     };
     const merged = mergeOcr(parsed, { page_count: 1, pages: [{ page: 1, reading: reading('eng', 0) }] });
     expect(merged.text).toBe('');
-    expect(merged.warnings).toContain(WARNING_NO_TEXT_LAYER);
+    expect(merged.warnings).toEqual(expect.arrayContaining([WARNING_NO_TEXT_LAYER, WARNING_OCR_NO_TEXT]));
     expect(merged.metadata.ocr_pages).toBeUndefined();
   });
 });

@@ -15,6 +15,8 @@ import { USABLE_CONFIDENCE } from './page-ocr.js';
  * Pages OCR could barely read are named in an `ocr_low_confidence` warning.
  */
 export const WARNING_OCR_LOW_CONFIDENCE = 'ocr_low_confidence';
+/** OCR ran on the document's scanned pages and found no text on any. */
+export const WARNING_OCR_NO_TEXT = 'ocr_no_text';
 
 export function mergeOcr(parsed: ParsedDocument, result: OcrDocumentResult): ParsedDocument {
   const drafts: BlockDraft[] = parsed.blocks.map(({ char_start: _s, char_end: _e, ...b }) => b);
@@ -62,6 +64,7 @@ export function mergeOcr(parsed: ParsedDocument, result: OcrDocumentResult): Par
   }
   const warnings = parsed.warnings.filter((w) => !(pages.length && (w === WARNING_NO_TEXT_LAYER || w === WARNING_EMPTY_TEXT)));
   if (low.length) warnings.push(`${WARNING_OCR_LOW_CONFIDENCE}: pages ${low.join(', ')}`);
+  if (!pages.length) warnings.push(WARNING_OCR_NO_TEXT);
   const { ocr: _done, ...rest } = parsed;
   return { ...rest, ...assembleDocument({ parser: parsed.parser, blocks, title: parsed.title, metadata, warnings }) };
 }

@@ -45,6 +45,7 @@ describe('listParsers / getParser', () => {
       'epub',
       'rtf',
       'code',
+      'image',
     ]);
     for (const info of list) {
       expect(() => ParserInfoSchema.parse(info)).not.toThrow();
@@ -95,9 +96,9 @@ describe('detectParser', () => {
 
   it('refuses binary formats with unsupported_format', () => {
     const cases: [Uint8Array, string | undefined][] = [
-      [PNG, 'photo.png'],
-      [PNG, 'photo.txt'],
-      [PNG, undefined],
+      [new Uint8Array([0x49, 0x44, 0x33, 0x04, 0, 0, 0, 0, 0, 0]), 'song.mp3'],
+      [new Uint8Array([0x49, 0x44, 0x33, 0x04, 0, 0, 0, 0, 0, 0]), undefined],
+      [utf8('<svg xmlns="http://www.w3.org/2000/svg"></svg>'), 'logo.svg'],
       [pseudoRandomBytes(4096), 'blob'],
       [pseudoRandomBytes(64, 7), undefined],
       [new Uint8Array([0x4d, 0x5a, 0x90, 0x00, 0x03, 0, 0, 0]), 'setup.exe'],
@@ -183,9 +184,21 @@ describe('parseBytes', () => {
   });
 
   it('reports unsupported_format for binary data', async () => {
-    const err = await errorOf(parseBytes({ data: PNG, filename: 'scan.png' }));
+    const mp3 = new Uint8Array([0x49, 0x44, 0x33, 0x04, 0, 0, 0, 0, 0, 0]);
+    const err = await errorOf(parseBytes({ data: mp3, filename: 'song.mp3' }));
     expect(err.code).toBe('unsupported_format');
-    expect(err.details).toMatchObject({ file: 'scan.png', detected: 'PNG image' });
+    expect(err.details).toMatchObject({ file: 'song.mp3', detected: 'MP3 audio' });
+  });
+
+  it('sends images to the image parser (OCR reads them), whatever their name, and fails a damaged one as parse_failed', async () => {
+    for (const name of ['photo.png', 'photo.txt', undefined])
+      expect(detectParser({ data: PNG, ...(name ? { filename: name } : {}) }).name).toBe('image');
+    expect(detectParser({ data: utf8('not really an image'), filename: 'fake.jpg' }).name).toBe('image');
+    const err = await errorOf(parseBytes({ data: PNG, filename: 'scan.png' }));
+    expect(err.code).toBe('parse_failed');
+    expect(err.details).toMatchObject({ file: 'scan.png', reason: 'corrupt' });
+    const fake = await errorOf(parseBytes({ data: utf8('not really an image'), filename: 'fake.jpg' }));
+    expect(fake.details).toMatchObject({ reason: 'corrupt' });
   });
 
   it('returns an empty document with a warning for empty input or a scan', async () => {

@@ -62,12 +62,22 @@ describe('documents', () => {
     );
     expect(await errorCode(core.client.addFile({ kb_id: 'docs', path: path.join(FIXTURES, 'encrypted.pdf') }))).toBe('parse_failed');
     expect(await errorCode(core.client.addFile({ kb_id: 'docs', path: path.join(FIXTURES, 'broken.docx') }))).toBe('parse_failed');
+    // A damaged image is an image (OCR would read it) that cannot be opened; audio is nothing we read.
     expect(
       await errorCode(
         core.client.uploadFile({
           kb_id: 'docs',
           filename: 'x.png',
           data_base64: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64'),
+        }),
+      ),
+    ).toBe('parse_failed');
+    expect(
+      await errorCode(
+        core.client.uploadFile({
+          kb_id: 'docs',
+          filename: 'x.mp3',
+          data_base64: Buffer.from('ID3\x04\0\0\0\0\0\0', 'latin1').toString('base64'),
         }),
       ),
     ).toBe('unsupported_format');

@@ -15,6 +15,7 @@ import { sqlString } from '../store/sql.js';
 import type { CoreContext } from './context.js';
 import { commitDocuments, prepareDocument, resolveChunking, type PreparedDoc } from './ingest.js';
 import { parseInput } from '../util/validate.js';
+import { completeWithOcr } from './ocr-stage.js';
 
 const WHOLE = { strategy: 'whole', chunk_size: 8192, chunk_overlap: 0 } as const;
 
@@ -114,7 +115,11 @@ export interface FileItem {
 
 export async function prepareFile(ctx: CoreContext, kbId: string, file: FileItem, overwrite: boolean): Promise<PreparedDoc> {
   const kb = ctx.store.registry.get(kbId);
-  const parsed = await parseFileBytes(ctx, file.data, file.filename);
+  // Scans and images: their pages are read by OCR, in the KB's languages.
+  const parsed = await completeWithOcr(ctx, await parseFileBytes(ctx, file.data, file.filename), file.data, {
+    kb,
+    filename: file.filename,
+  });
   return prepareDocument(ctx, kb, {
     parsed,
     chunking: resolveChunking(kb, file.chunking),

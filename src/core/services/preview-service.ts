@@ -6,6 +6,10 @@ import { chunkDocumentWithWarnings } from '../chunk/index.js';
 import type { CoreContext } from './context.js';
 import { parseFileBytes, parseText } from './document-service.js';
 import { resolveChunking, tryEmbedder } from './ingest.js';
+import { completeWithOcr } from './ocr-stage.js';
+
+/** A preview reads at most this many scanned pages by OCR (the whole scan is read when it is added). */
+const PREVIEW_OCR_PAGES = 3;
 
 /** Parse and chunk without writing anything: what the KB would store. */
 export async function preview(ctx: CoreContext, input: ParsedInput<'preview'>): Promise<PreviewResult> {
@@ -16,9 +20,11 @@ export async function preview(ctx: CoreContext, input: ParsedInput<'preview'>): 
     const data = await fs.readFile(abs).catch((err: unknown) => {
       throw new RagError('invalid_parameter', `cannot read ${abs}`, { cause: err });
     });
-    parsed = await parseFileBytes(ctx, data, abs);
+    parsed = await completeWithOcr(ctx, await parseFileBytes(ctx, data, abs), data, { kb, filename: abs, maxPages: PREVIEW_OCR_PAGES });
   } else if (input.data_base64 !== undefined) {
-    parsed = await parseFileBytes(ctx, Buffer.from(input.data_base64, 'base64'), input.filename ?? 'upload');
+    const data = Buffer.from(input.data_base64, 'base64');
+    const filename = input.filename ?? 'upload';
+    parsed = await completeWithOcr(ctx, await parseFileBytes(ctx, data, filename), data, { kb, filename, maxPages: PREVIEW_OCR_PAGES });
   } else {
     parsed = await parseText(input.content ?? '', input.format);
   }

@@ -18,6 +18,7 @@ const COLOR: Record<HealthStatus, string> = {
   duplicate: 'gray',
   decode_problem: 'yellow',
   language_not_covered: 'yellow',
+  ocr_low_confidence: 'yellow',
   unchanged: 'teal',
   ok: 'teal',
 };
@@ -33,6 +34,7 @@ const LABEL: Record<HealthStatus, string> = {
   duplicate: 'duplicate',
   decode_problem: 'decode problem',
   language_not_covered: 'language not covered',
+  ocr_low_confidence: 'OCR unsure',
   unchanged: 'unchanged',
   ok: 'ok',
 };
@@ -43,6 +45,7 @@ function facts(e: HealthEntry): string {
       ? `encoding ${e.encoding}${e.encoding_confidence !== undefined ? ` (${Math.round(e.encoding_confidence * 100)}%)` : ''}`
       : '',
     e.script ? `script ${e.script}` : '',
+    e.ocr_pages ? `OCR ${e.ocr_pages} p.${e.ocr_confidence !== undefined ? ` (${Math.round(e.ocr_confidence * 100)}%)` : ''}` : '',
     e.chunks !== undefined ? `${e.chunks} chunks` : '',
   ]
     .filter(Boolean)

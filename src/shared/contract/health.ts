@@ -3,8 +3,9 @@ import { IsoDateSchema, KbIdSchema } from './common.js';
 
 /**
  * What happened to a file, worst first: it failed (encrypted, corrupt, too_large, unsupported, error), was left
- * out (no_text_layer, empty, duplicate), went in with a problem (decode_problem, language_not_covered), or went
- * in fine (unchanged: already there with the same content; ok).
+ * out (no_text_layer: a scan OCR found no text on; empty, duplicate), went in with a problem (decode_problem,
+ * language_not_covered, ocr_low_confidence: OCR could barely read some pages), or went in fine (unchanged: already
+ * there with the same content; ok).
  */
 export const HEALTH_STATUSES = [
   'encrypted',
@@ -17,6 +18,7 @@ export const HEALTH_STATUSES = [
   'duplicate',
   'decode_problem',
   'language_not_covered',
+  'ocr_low_confidence',
   'unchanged',
   'ok',
 ] as const;
@@ -39,6 +41,9 @@ export const HealthEntrySchema = z.object({
   encoding_confidence: z.number().optional(),
   /** The main writing system of the text: latin, cyrillic, cjk, arabic... */
   script: z.string().optional(),
+  /** Scans and images: how many pages were read by OCR, and its mean confidence over their characters (0..1). */
+  ocr_pages: z.number().int().nonnegative().optional(),
+  ocr_confidence: z.number().min(0).max(1).optional(),
   parser: z.string().optional(),
   chunks: z.number().int().nonnegative().optional(),
   bytes: z.number().int().nonnegative(),

@@ -17,6 +17,8 @@ export const JobProgressSchema = z.object({
   eta_ms: z.number().nonnegative().nullable(),
   /** The file being worked on. */
   current: z.string().nullable(),
+  /** OCR of the current file (a scan, an image): pages read so far, and to read. */
+  current_ocr: z.object({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative() }).optional(),
 });
 export type JobProgress = z.infer<typeof JobProgressSchema>;
 
