@@ -45,6 +45,8 @@ afterAll(async () => {
 
 interface Tally {
   ops: Record<'search' | 'add' | 'delete', number>;
+  /** Milliseconds of each answered call, by operation. */
+  ms: Record<'search' | 'add' | 'delete', number[]>;
   limited: number;
   errors: string[];
   added: Set<string>;
@@ -103,6 +105,7 @@ async function runClient(
         ? `${WORDS[n % WORDS.length]} ${WORDS[(n * 7) % WORDS.length]} report ${tokenOf(docId)} from client ${id}.`
         : WORDS[Math.floor(rnd() * WORDS.length)]!;
     let outcome: Outcome;
+    const started = performance.now();
     try {
       outcome = await call(op, docId, text);
     } catch (err) {
@@ -117,6 +120,7 @@ async function runClient(
       continue;
     }
     t.ops[op]++;
+    t.ms[op].push(performance.now() - started);
     if (op === 'add') {
       mine.push(docId);
       t.added.add(docId);
@@ -135,7 +139,14 @@ describe(`loopback load: ${HTTP_CLIENTS + MCP_CLIENTS} clients for ${SECONDS} s`
   it(
     'answers everything (or rate-limits it), loses nothing, and keeps its memory level',
     async () => {
-      const t: Tally = { ops: { search: 0, add: 0, delete: 0 }, limited: 0, errors: [], added: new Set(), deleted: new Set() };
+      const t: Tally = {
+        ops: { search: 0, add: 0, delete: 0 },
+        ms: { search: [], add: [], delete: [] },
+        limited: 0,
+        errors: [],
+        added: new Set(),
+        deleted: new Set(),
+      };
       const rss: number[] = [];
       const sampler = setInterval(() => rss.push(rssKb(served.proc.pid!)), 1000);
       const end = Date.now() + SECONDS * 1000;
@@ -211,8 +222,13 @@ describe(`loopback load: ${HTTP_CLIENTS + MCP_CLIENTS} clients for ${SECONDS} s`
       const half = Math.floor(warm.length / 2);
       const early = Math.max(...warm.slice(0, half));
       const late = Math.max(...warm.slice(half));
+      const pct = (xs: number[], p: number) =>
+        Math.round([...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? 0);
+      const latency = Object.entries(t.ms)
+        .map(([op, xs]) => `${op} p50 ${pct(xs, 0.5)} p95 ${pct(xs, 0.95)} ms`)
+        .join(', ');
       process.stderr.write(
-        `load: ${SECONDS}s, ops ${JSON.stringify(t.ops)}, rate-limited ${t.limited}, stored ${expected.length}, ` +
+        `load: ${SECONDS}s, ops ${JSON.stringify(t.ops)} (${latency}), rate-limited ${t.limited}, stored ${expected.length}, ` +
           `rss MB start ${Math.round(rss[0]! / 1024)} early-peak ${Math.round(early / 1024)} late-peak ${Math.round(late / 1024)} max ${Math.round(Math.max(...rss) / 1024)}\n`,
       );
       expect(late).toBeLessThan(early * 1.25 + 64 * 1024);
