@@ -16,6 +16,7 @@ import { documentFile } from '../services/document-file.js';
 import * as kbs from '../services/kb-service.js';
 import { cancelModelChange, changeKbModel, modelChangeStatus } from '../services/model-change.js';
 import { kbForKey } from '../services/key-view.js';
+import { importModel } from '../services/model-import.js';
 import { preview } from '../services/preview-service.js';
 import { diagnostic, modelStatus, stats } from '../services/system-service.js';
 import type { SourceManager } from '../sources/source-manager.js';
@@ -106,5 +107,6 @@ export function coreHandlers({ ctx, jobs, health, sources }: CoreParts): Handler
     documentFile: async (i) => ({
       path: await documentFile(ctx, sources.list(i.kb_id), i.kb_id, i.doc_id, (kb, source) => health.ledger(kb, source)),
     }),
+    importModel: (i) => importModel(ctx, i),
   };
 }

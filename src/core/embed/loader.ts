@@ -40,7 +40,8 @@ function configDtype(dir: string): string | undefined {
   return typeof dtype === 'string' && dtype in DTYPE_SUFFIX ? dtype : undefined;
 }
 
-const onnxFile = (dtype: string) => `onnx/model${DTYPE_SUFFIX[dtype] ?? ''}.onnx`;
+/** The weights file transformers.js loads for a dtype, relative to the model folder. */
+export const onnxFile = (dtype: string) => `onnx/model${DTYPE_SUFFIX[dtype] ?? ''}.onnx`;
 
 /**
  * Pick the dtype for a model folder: the preset's, else the config's when its file exists, else fp32 when

@@ -3,6 +3,7 @@ import type { ModelPreset, ModelStatus } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { estimateTokenCounter } from '../chunk/estimate.js';
 import type { TokenCounter } from '../chunk/types.js';
+import { readImports } from './model-import.js';
 import { resolveModelSpec, specKey, type ModelSpec } from './model-spec.js';
 import { applyPrefix, DEFAULT_RERANK_PRESET, listPresets, type ModelKind } from './presets.js';
 import type { EmbedResult, LoadResult, RerankResult } from './protocol.js';
@@ -110,7 +111,12 @@ export class WorkerModelManager implements ModelManager {
   }
 
   status(): ModelStatus[] {
-    return [...[...this.entries.values()].map((e) => ({ ...e.status })), ...this.remote.status()];
+    const imports = readImports(this.cacheDir);
+    const withImport = (e: Entry): ModelStatus => {
+      const imported = e.spec.source === 'hub' ? imports[e.spec.resolved] : undefined;
+      return imported ? { ...e.status, imported_at: imported.imported_at } : { ...e.status };
+    };
+    return [...[...this.entries.values()].map(withImport), ...this.remote.status()];
   }
 
   async getEmbedder(model: string, options: GetModelOptions = {}): Promise<Embedder> {

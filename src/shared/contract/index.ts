@@ -29,6 +29,7 @@ import {
 import { clientOf, type ClientOf, type OpKind, type OpSpec, type Transport } from './op.js';
 import { HealthReportInputSchema, HealthReportSchema } from './health.js';
 import { JobRefSchema, JobSchema, ListJobsInputSchema, ListJobsResultSchema } from './jobs.js';
+import { ImportedModelSchema, ImportModelInputSchema } from './model-import.js';
 import { CancelModelChangeResultSchema, ChangeKbModelInputSchema, ModelChangeSchema, ModelChangeStatusSchema } from './model-change.js';
 import { HighlightTermsInputSchema, HighlightTermsSchema, SearchInputSchema, SearchResultSchema } from './search.js';
 import {
@@ -60,6 +61,7 @@ export * from './documents.js';
 export * from './kb.js';
 export * from './keys.js';
 export * from './model-change.js';
+export * from './model-import.js';
 export * from './search.js';
 export * from './health.js';
 export * from './jobs.js';
@@ -148,6 +150,12 @@ export const contract = {
   pauseIndexing: op(SetIndexingPausedInputSchema, IndexingStateSchema, 'admin', 'Pause or resume indexing: writes wait, reads go on'),
   indexingState: op(Empty, IndexingStateSchema, 'read', 'Whether indexing is paused, and ingest calls in flight'),
   documentFile: op(DocRefSchema, DocumentFileSchema, 'admin', 'The file on this machine a document came from'),
+  importModel: op(
+    ImportModelInputSchema,
+    ImportedModelSchema,
+    'admin',
+    'Import a model folder for offline use: checked, copied, then loaded from disk',
+  ),
 } as const;
 
 export type Contract = typeof contract;

@@ -23,6 +23,8 @@ export const ModelStatusSchema = z.object({
   progress: z.number().min(0).max(1).optional(),
   dim: z.number().int().positive().optional(),
   error: z.string().optional(),
+  /** When its files were imported from a folder (importModel): it loads from disk and is never downloaded. */
+  imported_at: z.string().optional(),
 });
 export type ModelStatus = z.infer<typeof ModelStatusSchema>;
 
