@@ -6,7 +6,8 @@ import { verdictForError, verdictForParsed, type Verdict } from '../health/class
 import type { FileRecord } from '../health/ledger.js';
 import type { CoreContext } from '../services/context.js';
 import { parseFileBytes } from '../services/document-service.js';
-import { completeWithOcr } from '../services/ocr-stage.js';
+import { completeWithOcr, needsOcr } from '../services/ocr-stage.js';
+import type { ParsedDocument } from '../parse/types.js';
 import { isCancelled } from '../ocr/engine.js';
 import type { OcrProgress } from '../ocr/ocr-document.js';
 import { prepareDocument, resolveChunking, type PreparedDoc } from '../services/ingest.js';
@@ -24,8 +25,12 @@ export interface Pending {
   existed: boolean;
 }
 
-/** What looking at a file came to: settled without writing, waiting to be written, gone, or stopped half-way (OCR). */
-export type Examined = { settled: Settled; stale?: boolean } | { pending: Pending } | { vanished: true } | { interrupted: true };
+/**
+ * What looking at a file came to: settled without writing, waiting to be written, gone, stopped half-way (OCR), or
+ * (with `env.background`) still being read by OCR: `later` resolves to one of the others.
+ */
+export type Examined =
+  { settled: Settled; stale?: boolean } | { pending: Pending } | { vanished: true } | { interrupted: true } | { later: Promise<Examined> };
 
 export interface ExamineEnv {
   ctx: CoreContext;
@@ -39,6 +44,8 @@ export interface ExamineEnv {
   signal?: AbortSignal;
   /** OCR progress of a file, page by page. */
   onOcrPage?: (item: JobItem, p: OcrProgress) => void;
+  /** Read scans by OCR in the background (`later`), so a long scan does not hold up the files after it. */
+  background?: boolean;
 }
 
 /** Whether the ledger's record still describes the KB, so that unchanged bytes need no work at all. */
@@ -97,14 +104,35 @@ export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord |
   if (!options.force && prev && prev.file_hash === base.file_hash && prev.doc_id === item.doc_id && stillValid(prev, env.docs)) {
     return { settled: { outcome: 'unchanged', chunks: 0, record: { ...prev, ...base } } };
   }
+  let parsed: ParsedDocument;
   try {
-    // Scans and images: pages read by OCR in the KB's languages, page by page in the parse pool.
-    const parsed = await completeWithOcr(ctx, await parseFileBytes(ctx, data, item.file), data, {
-      kb,
-      filename: item.file,
-      signal: env.signal,
-      onPage: env.onOcrPage ? (p) => env.onOcrPage!(item, p) : undefined,
-    });
+    parsed = await parseFileBytes(ctx, data, item.file);
+  } catch (err) {
+    return { settled: failed(base, toErrorEnvelope(err), existed) };
+  }
+  if (!needsOcr(parsed)) return finish(env, item, parsed, base, existed);
+  // Scans and images: pages read by OCR in the KB's languages, page by page in the parse pool.
+  const read = async (): Promise<Examined> => {
+    try {
+      const full = await completeWithOcr(ctx, parsed, data, {
+        kb,
+        filename: item.file,
+        signal: env.signal,
+        onPage: env.onOcrPage ? (p) => env.onOcrPage!(item, p) : undefined,
+      });
+      return await finish(env, item, full, base, existed);
+    } catch (err) {
+      if (isCancelled(err)) return { interrupted: true };
+      return { settled: failed(base, toErrorEnvelope(err), existed) };
+    }
+  };
+  return env.background ? { later: read() } : read();
+}
+
+/** Judge a parsed file and chunk it (or settle it when there is nothing to index). */
+async function finish(env: ExamineEnv, item: JobItem, parsed: ParsedDocument, base: Pending['base'], existed: boolean): Promise<Examined> {
+  const { ctx, kb, options } = env;
+  try {
     const verdict = verdictForParsed(parsed, env.covered, kb.embedding_model);
     if (verdict.status === 'no_text_layer' || verdict.status === 'empty') {
       return {
@@ -124,7 +152,6 @@ export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord |
     });
     return { pending: { doc, verdict, base, existed } };
   } catch (err) {
-    if (isCancelled(err)) return { interrupted: true };
     return { settled: failed(base, toErrorEnvelope(err), existed) };
   }
 }

@@ -79,8 +79,8 @@ export class JobHandle {
   finishedAt: string | null = null;
   updatedAt: string;
   current: string | null = null;
-  /** OCR of the file being read now: pages read, and to read (null when no file is being OCR'd). */
-  ocr: { done: number; total: number } | null = null;
+  /** OCR of the scan being read now (its ledger key): pages read, and to read (null when none is). */
+  ocr: { file: string; done: number; total: number } | null = null;
   private stopReason: 'pause' | 'cancel' | 'close' | null = null;
   private stopper = new AbortController();
   private runStart = 0;
@@ -224,7 +224,7 @@ export class JobHandle {
       elapsed_ms: Math.max(0, end - Date.parse(this.header.created_at)),
       eta_ms: eta,
       current: this.current,
-      ...(this.ocr && this.current ? { current_ocr: this.ocr } : {}),
+      ...(this.ocr && !this.finished ? { current_ocr: this.ocr } : {}),
     };
   }
 

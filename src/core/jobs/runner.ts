@@ -6,7 +6,7 @@ import type { CoreContext } from '../services/context.js';
 import { passageText } from '../embed/passage.js';
 import { commitDocuments } from '../services/ingest.js';
 import { deleteDocs } from './delete-docs.js';
-import { examine, failed, type ExamineEnv, type Pending } from './examine.js';
+import { examine, failed, type Examined, type ExamineEnv, type Pending } from './examine.js';
 import type { ItemLine, JobHandle, JobItem } from './journal.js';
 import { offerVectors } from '../services/vector-reuse.js';
 
@@ -29,6 +29,8 @@ const GROUP_CHUNKS = 2048;
 const BUFFER_LINES = 256;
 /** At most this many vectors of deleted documents are kept for reuse by a job. */
 const REUSE_CHUNKS = 50_000;
+/** Scans read by OCR at once in one job (each page a parse-pool task); the next one waits for a free place. */
+const OCR_IN_FLIGHT = 3;
 
 /**
  * doc_id → content hash for the given documents (those that exist): one query each 500 ids, or one scan of the
@@ -139,8 +141,9 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
         )),
       covered: coveredScripts(kb, ctx.models.presets()),
       signal: job.signal,
+      background: true,
       onOcrPage: (item, p) => {
-        job.ocr = { done: p.done, total: p.total };
+        job.ocr = { file: item.key, done: p.done, total: p.total };
         ctx.events.emit('ingest', { kb_id: kbId, file: item.file, doc_id: item.doc_id, stage: 'ocr', page: p.done, pages: p.total });
         env.onProgress?.(job);
       },
@@ -184,6 +187,51 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
       env.onProgress?.(job);
     };
 
+    /** Scans being read by OCR in the background, while the files after them go on. */
+    const reading: Array<{ i: number; item: JobItem; promise: Promise<void>; result?: Examined }> = [];
+    const take = (i: number, item: JobItem, seen: Exclude<Examined, { later: Promise<Examined> }>) => {
+      if ('interrupted' in seen) {
+        // Stopped half-way through its OCR: left unsettled, so a resumed run reads it again.
+      } else if ('vanished' in seen) {
+        if (env.mirror) deletes.push(i);
+        else
+          lines.push({
+            t: 'item',
+            i,
+            ...failed(
+              {
+                file: item.key,
+                source_id: x.sourceId,
+                doc_id: item.doc_id,
+                bytes: 0,
+                mtime_ms: 0,
+                file_hash: null,
+                checked_at: new Date().toISOString(),
+              },
+              { code: 'invalid_parameter', message: `no such file: ${item.file}` },
+              x.docs.has(item.doc_id),
+            ),
+          });
+      } else if ('settled' in seen) {
+        lines.push({ t: 'item', i, ...seen.settled });
+        if (seen.stale && env.mirror) stale.push(item.doc_id);
+      } else {
+        group.push({ i, p: seen.pending });
+        groupChunks += seen.pending.doc.chunks.length;
+      }
+    };
+    /** Take the scans OCR has finished (all of them, waiting, when `all`). */
+    const collect = async (all: boolean) => {
+      for (const r of [...reading]) {
+        if (all) await r.promise;
+        if (!r.result) continue;
+        reading.splice(reading.indexOf(r), 1);
+        if (job.ocr?.file === r.item.key) job.ocr = null;
+        take(r.i, r.item, r.result as Exclude<Examined, { later: Promise<Examined> }>);
+      }
+    };
+    const full = () => group.length >= groupSize || groupChunks >= GROUP_CHUNKS || lines.length + deletes.length >= BUFFER_LINES;
+
     for (const { i, item } of job.pending()) {
       // Indexing paused (the tray's switch): nothing is parsed or written until resume.
       await ctx.pause.wait();
@@ -195,39 +243,20 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
         // Deletions go first, so that a renamed file is not taken for a duplicate of its old self.
         if (deletes.length) await flush();
         const seen = await examine(x, item, env.ledger.get(item.key));
-        job.ocr = null;
-        if ('interrupted' in seen) {
-          // Stopped half-way through its OCR: left unsettled, so a resumed run reads it again.
-        } else if ('vanished' in seen) {
-          if (env.mirror) deletes.push(i);
-          else
-            lines.push({
-              t: 'item',
-              i,
-              ...failed(
-                {
-                  file: item.key,
-                  source_id: x.sourceId,
-                  doc_id: item.doc_id,
-                  bytes: 0,
-                  mtime_ms: 0,
-                  file_hash: null,
-                  checked_at: new Date().toISOString(),
-                },
-                { code: 'invalid_parameter', message: `no such file: ${item.file}` },
-                x.docs.has(item.doc_id),
-              ),
-            });
-        } else if ('settled' in seen) {
-          lines.push({ t: 'item', i, ...seen.settled });
-          if (seen.stale && env.mirror) stale.push(item.doc_id);
-        } else {
-          group.push({ i, p: seen.pending });
-          groupChunks += seen.pending.doc.chunks.length;
-        }
+        if ('later' in seen) {
+          const entry: (typeof reading)[number] = { i, item, promise: Promise.resolve() };
+          entry.promise = seen.later.then((r) => void (entry.result = r));
+          reading.push(entry);
+          // At most a few scans at once; the pool interleaves their pages with other files' parsing.
+          if (reading.length >= OCR_IN_FLIGHT) await Promise.race(reading.map((r) => r.promise));
+        } else take(i, item, seen);
       }
-      if (group.length >= groupSize || groupChunks >= GROUP_CHUNKS || lines.length + deletes.length >= BUFFER_LINES) await flush();
+      await collect(false);
+      if (full()) await flush();
     }
+    // What is ready is written now; then the scans still being read.
+    await flush();
+    await collect(true);
     await flush();
     env.ledger.save();
     if (job.stop === 'cancel') job.end('cancelled');

@@ -44,19 +44,26 @@ describe.runIf(hasData)('scans and images become searchable', () => {
     expect(filtered.hits.length).toBeGreaterThan(0);
   });
 
-  it("a folder job reads images in the KB's languages, reports pages as it goes, and the health report shows OCR", async () => {
+  it("a folder job reads images in the KB's languages beside the other files, reports pages, and the health report shows OCR", async () => {
     await core.client.createKb({ kb_id: 'photos', languages: ['ru', 'zh'] });
     const dir = tempDir('ragdesk-photos-');
     for (const f of ['scan-ru.png', 'photo-zh.jpg']) fs.copyFileSync(ocrFixturePath(f), path.join(dir, f));
+    fs.writeFileSync(path.join(dir, 'note.txt'), 'Pallets are counted against the shipping notice before put-away.');
     events.length = 0;
-    const { outcomes } = await ingestFilesJob(core, 'photos', [
-      { file: path.join(dir, 'scan-ru.png'), doc_id: 'scan-ru.png' },
-      { file: path.join(dir, 'photo-zh.jpg'), doc_id: 'photo-zh.jpg' },
-    ]);
+    const settled: string[] = [];
+    const { outcomes } = await ingestFilesJob(
+      core,
+      'photos',
+      ['scan-ru.png', 'photo-zh.jpg', 'note.txt'].map((f) => ({ file: path.join(dir, f), doc_id: f })),
+      { onFile: (o) => settled.push(o.doc_id) },
+    );
     expect(outcomes.map((o) => [o.doc_id, o.ok, o.status])).toEqual([
       ['scan-ru.png', true, 'added'],
       ['photo-zh.jpg', true, 'added'],
+      ['note.txt', true, 'added'],
     ]);
+    // The text file after the scans did not wait for their OCR.
+    expect(settled[0]).toBe('note.txt');
     expect((await search('photos', 'водители погрузчиков'))[0]).toMatchObject({ doc_id: 'scan-ru.png', location: { page: 1 } });
     expect((await search('photos', '报关行'))[0]).toMatchObject({ doc_id: 'photo-zh.jpg', location: { page: 1 } });
     const ocr = events.filter((e) => e.stage === 'ocr' && e.kb_id === 'photos');
@@ -66,6 +73,7 @@ describe.runIf(hasData)('scans and images become searchable', () => {
     ]);
     const report = await core.client.healthReport({ kb_id: 'photos' });
     for (const entry of report.files) {
+      if (entry.file.endsWith('note.txt')) continue;
       expect(entry).toMatchObject({ status: 'ok', parser: 'image', ocr_pages: 1, indexed: true });
       expect(entry.ocr_confidence).toBeGreaterThan(0.7);
       expect(entry.message).toMatch(/1 page read by OCR \(mean confidence \d+%\)/);
@@ -79,7 +87,7 @@ describe.runIf(hasData)('scans and images become searchable', () => {
       onProgress: (job) => {
         if (job.ocr && job.ocr.done >= 1 && !job.stop) {
           pages = job.ocr.done;
-          expect(job.toJob().progress.current_ocr).toEqual({ done: 1, total: 2 });
+          expect(job.toJob().progress.current_ocr).toEqual({ file: ocrFixturePath('scan-en.pdf'), done: 1, total: 2 });
           void core.jobs.cancel(job.id);
         }
       },

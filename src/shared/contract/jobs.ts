@@ -17,8 +17,8 @@ export const JobProgressSchema = z.object({
   eta_ms: z.number().nonnegative().nullable(),
   /** The file being worked on. */
   current: z.string().nullable(),
-  /** OCR of the current file (a scan, an image): pages read so far, and to read. */
-  current_ocr: z.object({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative() }).optional(),
+  /** A scan or image being read by OCR (it may run beside `current`): its file, pages read so far, and to read. */
+  current_ocr: z.object({ file: z.string(), done: z.number().int().nonnegative(), total: z.number().int().nonnegative() }).optional(),
 });
 export type JobProgress = z.infer<typeof JobProgressSchema>;
 
