@@ -9,7 +9,7 @@ import { benchSources } from '../bench/sources-bench.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { globals } from './common.js';
 
-const PARTS = ['ingest', 'search', 'ann', 'sources', 'mcp', 'ui'] as const;
+const PARTS = ['ingest', 'search', 'ann', 'sources', 'mcp', 'ui', 'hostile'] as const;
 type Part = (typeof PARTS)[number];
 
 /** Project root: the folder holding package.json above this module (src/cli/commands or out/main/chunks). */
@@ -56,6 +56,11 @@ export function registerBench(program: Command): void {
           const { benchMcp } = await import('../bench/mcp-bench.js');
           report.mcp = await benchMcp();
         }
+        if (parts.includes('hostile')) {
+          log('ragdesk add of a folder of hostile files: outcomes and peak RSS…');
+          const { benchHostile } = await import('../bench/hostile-bench.js');
+          report.hostile = await benchHostile(root, work);
+        }
         if (parts.includes('ui')) {
           log('web console: first load, drop to searchable…');
           // Loaded only here: it drives Chromium through playwright-core, a development dependency.
@@ -83,6 +88,7 @@ export function registerBench(program: Command): void {
         ['sources', 'Folder sources'],
         ['mcp', 'MCP'],
         ['ui', 'Web console'],
+        ['hostile', 'Hostile files (ragdesk add)'],
       ] as const) {
         if (!report[part]) continue;
         printLine(title);

@@ -1,6 +1,6 @@
 import { decodeText } from '../text/encoding.js';
 import { assembleDocument, type BlockDraft } from './assemble.js';
-import { encodingMetadata } from './text-parser.js';
+import { cutLongLine, encodingMetadata } from './text-parser.js';
 import type { ParseInput, ParsedDocument, Parser } from './types.js';
 
 /** Source code and config files by extension → the language recorded with the document. */
@@ -145,6 +145,10 @@ export function codeBlocks(text: string): BlockDraft[] {
       blank++;
       if (buf.length >= MIN_LINES || blank >= 2) flush();
       else if (buf.length > 0) buf.push('');
+    } else if (line.length > MAX_CHARS) {
+      blank = 0;
+      flush();
+      for (const piece of cutLongLine(line, MAX_CHARS)) blocks.push({ kind: 'code', text: piece, line_start: lineNo, line_end: lineNo });
     } else {
       blank = 0;
       if (buf.length === 0) start = lineNo;

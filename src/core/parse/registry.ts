@@ -4,7 +4,6 @@ import { decodeText } from '../text/encoding.js';
 import { looksLikeHtml, looksLikeMarkdown, sniff } from './detect.js';
 import { docxParser } from './docx-parser.js';
 import { htmlParser } from './html-parser.js';
-import { imageParser, looksLikeImage } from './image-parser.js';
 import { markdownParser } from './markdown-parser.js';
 import { parseFailed, unsupportedFormat } from './parse-errors.js';
 import { pdfParser } from './pdf-parser.js';
@@ -19,7 +18,7 @@ import { pptxParser } from './pptx-parser.js';
 import { rtfParser } from './rtf-parser.js';
 import { xlsxParser } from './xlsx-parser.js';
 import { defaultParsePool, type ParsePool, type TaskProgress } from './pool/parse-pool.js';
-import type { ParseInput, ParsedDocument, Parser } from './types.js';
+import type { ParseInput, ParsedBlock, ParsedDocument, Parser } from './types.js';
 
 const PARSERS: readonly Parser[] = [
   textParser,
@@ -36,7 +35,6 @@ const PARSERS: readonly Parser[] = [
   epubParser,
   rtfParser,
   codeParser,
-  imageParser,
 ];
 
 /** Formats in ZIP (or RTF) containers: an extension that names one wins over content that does not look like it. */
@@ -55,7 +53,7 @@ const CONTAINER_PARSERS: readonly Parser[] = [
 /** Extensions of formats we know we cannot read, refused even when the bytes happen to look like text. */
 const UNSUPPORTED_EXTENSIONS = new Set(
   (
-    'ico heic heif svg psd ai eps raw exe dll so dylib bin msi apk dmg iso img ' +
+    'png jpg jpeg gif bmp webp tif tiff ico heic heif svg psd ai eps raw exe dll so dylib bin msi apk dmg iso img ' +
     'zip gz tgz bz2 xz 7z rar tar jar war class pyc o a lib wasm mp3 mp4 m4a wav ogg flac aac avi mov mkv webm ' +
     'doc dot xls ppt odg mobi pages numbers key sqlite db mdb ttf otf woff woff2'
   ).split(/\s+/),
@@ -102,8 +100,6 @@ export function detectParser(input: ParseInput): Parser {
   if (sniffed.kind === 'docx') return docxParser;
   if (sniffed.kind === 'document') return getParser(sniffed.parser);
   if (sniffed.kind === 'encrypted_office') throw parseFailed(filename, 'encrypted', 'the Office document is password-protected');
-  // Scans and photos: their text comes from OCR.
-  if (looksLikeImage(data)) return imageParser;
   const container = ext ? CONTAINER_PARSERS.find((p) => p.extensions.includes(ext)) : undefined;
   if (container) return container;
   if (UNSUPPORTED_EXTENSIONS.has(ext)) throw unsupportedFormat(filename, sniffed.kind === 'binary' ? sniffed.format : `.${ext} file`);
@@ -145,6 +141,9 @@ export async function parseBytesInThread(input: ParseBytesInput): Promise<Parsed
   return parseWithParser({ parser: parser.name, data: input.data, ...(input.filename === undefined ? {} : { filename: input.filename }) });
 }
 
+/** A worker that parsed more than this is replaced afterwards (see ParsePool's `retire`). */
+const RETIRE_AFTER_BYTES = 4 * 1024 * 1024;
+
 export interface ParseOptions {
   /** Cancels the parse (its worker is stopped). */
   signal?: AbortSignal;
@@ -168,9 +167,23 @@ export async function parseBytes(input: ParseBytesInput, options: ParseOptions =
     ...(input.filename === undefined ? {} : { filename: input.filename }),
   };
   const pool = options.pool ?? defaultParsePool();
-  return pool.run<ParsedDocument>('parse', payload, {
+  const packed = await pool.run<PackedDocument>('parse', payload, {
     ...(input.filename === undefined ? {} : { filename: input.filename }),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    retire: input.data.byteLength > RETIRE_AFTER_BYTES,
   });
+  return unpackParsed(packed);
+}
+
+/** A parsed document as it crosses from a worker: block texts left out (they are slices of `text`). */
+export type PackedDocument = Omit<ParsedDocument, 'blocks'> & { blocks: Omit<ParsedBlock, 'text'>[] };
+
+/** Drops the block texts, which repeat `text`: a 15 MB document then crosses the thread boundary once, not twice. */
+export function packParsed(doc: ParsedDocument): PackedDocument {
+  return { ...doc, blocks: doc.blocks.map(({ text: _t, ...rest }) => rest) };
+}
+
+export function unpackParsed(doc: PackedDocument): ParsedDocument {
+  return { ...doc, blocks: doc.blocks.map((b) => ({ text: doc.text.slice(b.char_start, b.char_end), ...b })) };
 }

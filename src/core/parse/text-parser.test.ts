@@ -107,3 +107,16 @@ describe('titleLine', () => {
     expect(titleLine(undefined)).toBeUndefined();
   });
 });
+
+describe('very long lines', () => {
+  it('cuts a single 1 MB line into blocks at spaces, all on line 1, losing nothing', async () => {
+    const line = 'таможня customs 海关 '.repeat(50_000).trim();
+    const doc = await textParser.parse({ data: Buffer.from(`${line}\nnext line\n`), filename: 'log.txt' });
+    expectConsistent(doc);
+    const first = doc.blocks.filter((b) => b.line_start === 1);
+    expect(first.length).toBeGreaterThan(200);
+    for (const b of first) expect(b).toMatchObject({ line_end: 1 });
+    expect(first.map((b) => b.text).join(' ')).toBe(line);
+    expect(doc.blocks.at(-1)).toMatchObject({ text: 'next line', line_start: 2 });
+  });
+});

@@ -7,6 +7,27 @@ const MAX_BLOCK_LINES = 60;
 const MAX_BLOCK_CHARS = 4000;
 
 /**
+ * Pieces of one very long line (a 12 MB log line, minified code) of at most `max` characters, cut at the last
+ * whitespace before the limit when there is one, never inside a surrogate pair. Keeps every block, and the memory a
+ * block's normalisation needs, small.
+ */
+export function cutLongLine(line: string, max = MAX_BLOCK_CHARS): string[] {
+  if (line.length <= max) return [line];
+  const pieces: string[] = [];
+  let pos = 0;
+  while (line.length - pos > max) {
+    let end = pos + max;
+    const space = line.lastIndexOf(' ', end);
+    if (space > pos + max / 2) end = space + 1;
+    else if (/[\ud800-\udbff]/.test(line[end - 1] ?? '')) end--;
+    pieces.push(line.slice(pos, end));
+    pos = end;
+  }
+  pieces.push(line.slice(pos));
+  return pieces;
+}
+
+/**
  * Splits plain text into paragraph blocks at blank lines, recording 1-based line ranges. `firstLine` is the
  * line number of the first line of `text` in the original file (for text that follows front matter).
  */
@@ -27,7 +48,10 @@ export function splitParagraphs(text: string, firstLine = 1): BlockDraft[] {
     if (nl === -1) nl = text.length;
     const line = text.slice(pos, nl);
     if (line.trim() === '') flush(lineNo - 1);
-    else {
+    else if (line.length > MAX_BLOCK_CHARS) {
+      flush(lineNo - 1);
+      for (const piece of cutLongLine(line)) blocks.push({ kind: 'paragraph', text: piece, line_start: lineNo, line_end: lineNo });
+    } else {
       if (buf.length === 0) start = lineNo;
       buf.push(line);
       bufChars += line.length;

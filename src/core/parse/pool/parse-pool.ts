@@ -16,7 +16,9 @@
  * - Cancellation: aborting `signal` sends the task a cancel (its `ctx.signal` aborts), waits `cancelGraceMs` for
  *   it to stop, then terminates the worker. The task rejects with the signal's reason.
  * - Workers start on demand, are unref'd while idle (they never keep a process alive), exit after `idleMs`, and
- *   are replaced after `maxTasksPerWorker` tasks. Tasks queue in order when every worker is busy.
+ *   are replaced after `maxTasksPerWorker` tasks, or right after a task run with `retire: true` (parseBytes does
+ *   that for inputs over 4 MB, so a big parse's heap is not resident while the caller chunks and writes the result).
+ *   Tasks queue in order when every worker is busy.
  * - Why node:worker_threads and not piscina/tinypool: the same spawn code as the embedding worker runs from the
  *   TypeScript sources (vitest) and from the built bundle; per-task watchdogs that terminate a worker, progress
  *   heartbeats and out-of-memory mapping are what this needs, and those are the parts the libraries leave to you.
@@ -64,6 +66,11 @@ export interface RunOptions {
   transfer?: ArrayBuffer[];
   /** Names the file in limit errors. */
   filename?: string;
+  /**
+   * Replace the worker once this task is done: its heap grew for a big input and would otherwise stay resident next
+   * to the caller's own peak (chunking and writing what was parsed).
+   */
+  retire?: boolean;
 }
 
 const DEFAULTS = {
@@ -99,6 +106,7 @@ interface Slot {
   /** Why the pool is terminating this worker (so its exit is reported as that, not as a crash). */
   killedFor?: RagError;
   lastError?: unknown;
+  retireAfter?: boolean;
 }
 
 function envelopeToError(e: ErrorEnvelope): RagError {
@@ -180,7 +188,7 @@ export class ParsePool {
       slot.lastError = err;
     });
     worker.on('exit', (code) => this.onExit(slot, code));
-    worker.unref();
+    // Held while it starts (a task is waiting for it); unref'd once ready and idle.
     this.slots.add(slot);
     return slot;
   }
@@ -261,12 +269,13 @@ export class ParsePool {
 
   /** The slot's task is over (settled or abandoned): clear timers, unref, maybe retire the worker. */
   private finish(slot: Slot): void {
+    slot.retireAfter = slot.task?.options.retire === true;
     clearTimeout(slot.watchdog);
     clearTimeout(slot.hardStop);
     slot.task = undefined;
     if (slot.killedFor) return;
     slot.worker.unref();
-    if (slot.tasksRun >= this.opts.maxTasksPerWorker) {
+    if (slot.tasksRun >= this.opts.maxTasksPerWorker || slot.retireAfter) {
       slot.killedFor = new RagError('internal', 'worker retired');
       void slot.worker.terminate();
       return;
@@ -285,6 +294,7 @@ export class ParsePool {
     if (msg.type === 'ready') {
       slot.ready = true;
       this.pump();
+      if (!slot.task) slot.worker.unref();
       return;
     }
     const task = slot.task;

@@ -6,8 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { RagError, toErrorEnvelope } from '../../../shared/errors.js';
-import { runOcrPageTask, type OcrPageTask } from '../../ocr/page-task.js';
-import { parseWithParser, type ParseTaskPayload } from '../registry.js';
+import { packParsed, parseWithParser, type ParseTaskPayload } from '../registry.js';
 import type { PoolRequest, PoolResponse, TaskProgress } from './protocol.js';
 
 // stdout carries the MCP protocol in one process mode: nothing from this thread may print there.
@@ -31,9 +30,7 @@ type Handler = (payload: never, ctx: TaskContext) => Promise<unknown>;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 const TASK_HANDLERS: Record<string, Handler> = {
-  parse: (payload: ParseTaskPayload) => parseWithParser(payload),
-  // One OCR page (src/core/ocr/page-task.ts): a scan is read page by page, each page a task of its own.
-  'ocr-page': (payload: OcrPageTask, ctx) => runOcrPageTask(payload, ctx.signal),
+  parse: async (payload: ParseTaskPayload) => packParsed(await parseWithParser(payload)),
   // Self-tests of the pool's limits (parse-pool.test.ts): a stuck parser, a greedy one, one that reports progress.
   'selftest:spin': async (payload: { ms: number }) => {
     const end = Date.now() + payload.ms;
