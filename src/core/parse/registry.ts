@@ -4,6 +4,7 @@ import { decodeText } from '../text/encoding.js';
 import { looksLikeHtml, looksLikeMarkdown, sniff } from './detect.js';
 import { docxParser } from './docx-parser.js';
 import { htmlParser } from './html-parser.js';
+import { imageParser, looksLikeImage } from './image-parser.js';
 import { markdownParser } from './markdown-parser.js';
 import { parseFailed, unsupportedFormat } from './parse-errors.js';
 import { pdfParser } from './pdf-parser.js';
@@ -35,6 +36,7 @@ const PARSERS: readonly Parser[] = [
   epubParser,
   rtfParser,
   codeParser,
+  imageParser,
 ];
 
 /** Formats in ZIP (or RTF) containers: an extension that names one wins over content that does not look like it. */
@@ -53,7 +55,7 @@ const CONTAINER_PARSERS: readonly Parser[] = [
 /** Extensions of formats we know we cannot read, refused even when the bytes happen to look like text. */
 const UNSUPPORTED_EXTENSIONS = new Set(
   (
-    'png jpg jpeg gif bmp webp tif tiff ico heic heif svg psd ai eps raw exe dll so dylib bin msi apk dmg iso img ' +
+    'ico heic heif svg psd ai eps raw exe dll so dylib bin msi apk dmg iso img ' +
     'zip gz tgz bz2 xz 7z rar tar jar war class pyc o a lib wasm mp3 mp4 m4a wav ogg flac aac avi mov mkv webm ' +
     'doc dot xls ppt odg mobi pages numbers key sqlite db mdb ttf otf woff woff2'
   ).split(/\s+/),
@@ -100,6 +102,8 @@ export function detectParser(input: ParseInput): Parser {
   if (sniffed.kind === 'docx') return docxParser;
   if (sniffed.kind === 'document') return getParser(sniffed.parser);
   if (sniffed.kind === 'encrypted_office') throw parseFailed(filename, 'encrypted', 'the Office document is password-protected');
+  // Scans and photos: their text comes from OCR.
+  if (looksLikeImage(data)) return imageParser;
   const container = ext ? CONTAINER_PARSERS.find((p) => p.extensions.includes(ext)) : undefined;
   if (container) return container;
   if (UNSUPPORTED_EXTENSIONS.has(ext)) throw unsupportedFormat(filename, sniffed.kind === 'binary' ? sniffed.format : `.${ext} file`);

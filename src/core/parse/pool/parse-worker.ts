@@ -6,6 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { RagError, toErrorEnvelope } from '../../../shared/errors.js';
+import { runOcrPageTask, type OcrPageTask } from '../../ocr/page-task.js';
 import { packParsed, parseWithParser, type ParseTaskPayload } from '../registry.js';
 import type { PoolRequest, PoolResponse, TaskProgress } from './protocol.js';
 
@@ -31,6 +32,8 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 const TASK_HANDLERS: Record<string, Handler> = {
   parse: async (payload: ParseTaskPayload) => packParsed(await parseWithParser(payload)),
+  // One OCR page (src/core/ocr/page-task.ts): a scan is read page by page, each page a task of its own.
+  'ocr-page': (payload: OcrPageTask, ctx) => runOcrPageTask(payload, ctx.signal),
   // Self-tests of the pool's limits (parse-pool.test.ts): a stuck parser, a greedy one, one that reports progress.
   'selftest:spin': async (payload: { ms: number }) => {
     const end = Date.now() + payload.ms;
