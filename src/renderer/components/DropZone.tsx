@@ -3,6 +3,16 @@ import { useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { filesFromDataTransfer, filesFromList, type PickedFile } from '../lib/files.js';
 import { IconFile, IconFolder, IconUpload } from './icons.js';
 
+/** What the file picker offers (drops take anything; the server names what it cannot read). */
+const ACCEPT = [
+  '.pdf .docx .odt .rtf .epub .xlsx .xlsm .ods .csv .tsv .pptx .odp .md .markdown .html .htm .txt .log',
+  '.png .jpg .jpeg .tif .tiff .webp',
+  '.json .yaml .yml .toml .ini .xml .ts .tsx .js .jsx .py .go .rs .java .kt .c .h .cpp .cs .rb .php .swift .sh .sql .css',
+]
+  .join(' ')
+  .split(' ')
+  .join(',');
+
 /**
  * Drop files or whole folders (walked with webkitGetAsEntry), or pick them. The zone itself is a button:
  * Enter/Space opens the file picker.
@@ -62,7 +72,8 @@ export function DropZone({ onFiles, disabled }: { onFiles: (files: PickedFile[])
         {reading ? 'Reading the dropped files…' : 'Drop files or folders here'}
       </Text>
       <Text size="sm" c="dimmed">
-        PDF, Word (.docx), Markdown, HTML and text files. Nothing is stored until you press Add.
+        PDF, Word, OpenDocument, RTF, EPUB, spreadsheets, slides, Markdown, HTML, text, code and images. Nothing is stored until you press
+        Add.
       </Text>
       <Group justify="center" mt="sm">
         <Button
@@ -89,6 +100,7 @@ export function DropZone({ onFiles, disabled }: { onFiles: (files: PickedFile[])
         type="file"
         multiple
         hidden
+        accept={ACCEPT}
         aria-label="Choose files"
         data-testid="file-input"
         onChange={(e) => {
