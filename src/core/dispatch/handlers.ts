@@ -17,6 +17,7 @@ import * as kbs from '../services/kb-service.js';
 import { cancelModelChange, changeKbModel, modelChangeStatus } from '../services/model-change.js';
 import { kbForKey } from '../services/key-view.js';
 import { importModel } from '../services/model-import.js';
+import { downloadOcrLanguages, importOcrLanguages, ocrLanguages } from '../services/ocr-languages.js';
 import { preview } from '../services/preview-service.js';
 import { diagnostic, modelStatus, stats } from '../services/system-service.js';
 import type { SourceManager } from '../sources/source-manager.js';
@@ -108,5 +109,8 @@ export function coreHandlers({ ctx, jobs, health, sources }: CoreParts): Handler
       path: await documentFile(ctx, sources.list(i.kb_id), i.kb_id, i.doc_id, (kb, source) => health.ledger(kb, source)),
     }),
     importModel: (i) => importModel(ctx, i),
+    ocrLanguages: async () => ocrLanguages(ctx),
+    importOcrLanguages: async (i) => importOcrLanguages(ctx, i),
+    downloadOcrLanguages: (i) => downloadOcrLanguages(ctx, i),
   };
 }

@@ -27,6 +27,12 @@ import {
   RevokeKeyResultSchema,
 } from './keys.js';
 import { clientOf, type ClientOf, type OpKind, type OpSpec, type Transport } from './op.js';
+import {
+  DownloadOcrLanguagesInputSchema,
+  ImportOcrLanguagesInputSchema,
+  ImportOcrLanguagesResultSchema,
+  OcrLanguagesSchema,
+} from './ocr.js';
 import { HealthReportInputSchema, HealthReportSchema } from './health.js';
 import { JobRefSchema, JobSchema, ListJobsInputSchema, ListJobsResultSchema } from './jobs.js';
 import { ImportedModelSchema, ImportModelInputSchema } from './model-import.js';
@@ -67,6 +73,7 @@ export * from './health.js';
 export * from './jobs.js';
 export * from './sources.js';
 export * from './system.js';
+export * from './ocr.js';
 
 const Empty = z.object({}).strict();
 
@@ -155,6 +162,16 @@ export const contract = {
     ImportedModelSchema,
     'admin',
     'Import a model folder for offline use: checked, copied, then loaded from disk',
+  ),
+  ocrLanguages: op(Empty, OcrLanguagesSchema, 'read', 'OCR languages: which are on this machine, which a scan would download'),
+  importOcrLanguages: op(ImportOcrLanguagesInputSchema, ImportOcrLanguagesResultSchema, 'admin', 'Import OCR language data from a folder', {
+    ownerFields: ['path'],
+  }),
+  downloadOcrLanguages: op(
+    DownloadOcrLanguagesInputSchema,
+    OcrLanguagesSchema,
+    'admin',
+    'Download OCR language data once, for offline use',
   ),
 } as const;
 
