@@ -1,6 +1,6 @@
 import { Badge, Button, Group, Paper, Progress, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import type { ModelStatus } from '../../shared/contract/index.js';
+import type { ImportedModel, ModelStatus } from '../../shared/contract/index.js';
 import { useClient } from '../api/context.js';
 import { useQuery } from '../lib/use-query.js';
 import { ErrorAlert } from './common.js';
@@ -34,6 +34,11 @@ function StateBadge({ status }: { status: ModelStatus | undefined }) {
           {status.error}
         </Text>
       )}
+      {status.imported_at && (
+        <Text size="xs" c="dimmed">
+          imported: works offline
+        </Text>
+      )}
     </Stack>
   );
 }
@@ -44,6 +49,7 @@ export function ModelsSection() {
   const [pending, setPending] = useState<Set<string>>(new Set());
   const [error, setError] = useState<unknown>(null);
   const [folder, setFolder] = useState('');
+  const [imported, setImported] = useState<ImportedModel | null>(null);
   const presets = useQuery(() => client.listModelPresets({}), [client]);
   const status = useQuery(() => client.modelStatus({}), [client], { intervalMs: pending.size > 0 ? 700 : 5000 });
 
@@ -59,6 +65,25 @@ export function ModelsSection() {
       setPending((p) => {
         const next = new Set(p);
         next.delete(model);
+        return next;
+      });
+      status.reload();
+    }
+  }
+
+  /** Check the folder and copy it into the data folder: it loads from there from then on, with no network. */
+  async function importFolder(path: string) {
+    setError(null);
+    setImported(null);
+    setPending((p) => new Set(p).add(path));
+    try {
+      setImported(await client.importModel({ path }));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setPending((p) => {
+        const next = new Set(p);
+        next.delete(path);
         return next;
       });
       status.reload();
@@ -161,7 +186,23 @@ export function ModelsSection() {
           >
             Load folder
           </Button>
+          <Button
+            variant="light"
+            disabled={!folder.trim()}
+            loading={pending.has(folder.trim())}
+            onClick={() => void importFolder(folder.trim())}
+            title="Check the folder and copy it into the data folder, for use without network"
+          >
+            Import for offline use
+          </Button>
         </Group>
+        {imported && (
+          <Text size="sm" c="teal" role="status">
+            Imported {imported.model}
+            {imported.dim ? ` (${imported.dim}-d)` : ''} into the data folder: it loads from there, no download needed.
+            {imported.preset ? ` KBs on ${imported.preset} use it as they are.` : ` Choose ${imported.model} as a KB's model to use it.`}
+          </Text>
+        )}
       </Stack>
     </Paper>
   );
