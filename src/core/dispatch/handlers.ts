@@ -15,7 +15,7 @@ import * as docs from '../services/document-service.js';
 import { documentFile } from '../services/document-file.js';
 import * as kbs from '../services/kb-service.js';
 import { cancelModelChange, changeKbModel, modelChangeStatus } from '../services/model-change.js';
-import { kbForKey } from '../services/key-view.js';
+import { kbForKey, sourceForKey } from '../services/key-view.js';
 import { importModel } from '../services/model-import.js';
 import { downloadOcrLanguages, importOcrLanguages, ocrLanguages } from '../services/ocr-languages.js';
 import { preview } from '../services/preview-service.js';
@@ -92,7 +92,10 @@ export function coreHandlers({ ctx, jobs, health, sources }: CoreParts): Handler
     modelChangeStatus: async (i) => modelChangeStatus(ctx, i.kb_id),
     cancelModelChange: (i) => cancelModelChange(ctx, i.kb_id),
     addSource: (i) => sources.add(i),
-    listSources: async (i, scope) => sources.list(i.kb_id, readableKbs(scope)),
+    listSources: async (i, scope) => {
+      const list = sources.list(i.kb_id, readableKbs(scope));
+      return scope.owner ? list : list.map(sourceForKey);
+    },
     removeSource: (i) => sources.remove(i),
     syncSource: (i) => sources.syncOp(i),
     pauseSource: (i) => sources.setPaused(i.source_id, true),

@@ -1,8 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallerScope } from '../auth/scope.js';
 import type { Core } from '../core.js';
 import type { InternalErrorEntry } from '../dispatch/internal-errors.js';
-import { errorCode, fixtureModels, openTestCore } from '../test-support.js';
+import { errorCode, fixtureModels, openTestCore, tempDir } from '../test-support.js';
 import { modelNameForKey } from './key-view.js';
 
 /** What a key learns about this machine: KB and model names, never endpoint URLs, folders or internal errors. */
@@ -42,6 +44,16 @@ describe('a key sees model names, not where models live', () => {
     expect(seen).toContain('openai:text-embedding-3-small');
     const status = await scoped.modelStatus({});
     expect(status.find((m) => m.model === 'openai:text-embedding-3-small')).toMatchObject({ state: 'error' });
+  });
+
+  it('listSources shows a key the folder name only', async () => {
+    const folder = tempDir('ragdesk-private-folder-');
+    fs.writeFileSync(path.join(folder, 'n.txt'), 'A note.');
+    await core.client.addSource({ kb_id: 'local', path: folder });
+    const seen = await core.clientFor(key(['local'])).listSources({});
+    expect(seen[0]!.path).toBe(path.basename(folder));
+    expect(JSON.stringify(seen)).not.toContain(path.dirname(folder));
+    expect((await core.client.listSources({}))[0]!.path).toBe(folder);
   });
 
   it('names: remote without endpoint and options, folders by name, presets and hub ids as they are', () => {

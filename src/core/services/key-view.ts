@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { KbStats, KbSummary, ModelChange, ModelStatus } from '../../shared/contract/index.js';
+import type { KbStats, KbSummary, ModelChange, ModelStatus, Source } from '../../shared/contract/index.js';
 import { isRemoteModel, parseRemoteSpec } from '../embed/remote/remote-spec.js';
 
 /**
@@ -53,4 +53,17 @@ export function kbForKey<T extends KbSummary | KbStats>(kb: T): T {
   const out = { ...kb, embedding_model: modelNameForKey(kb.embedding_model) };
   if ('migration' in out) out.migration = changeForKey(out.migration);
   return out;
+}
+
+/** A folder source as a key sees it: the folder's name, not where it is on this machine; errors summarised. */
+export function sourceForKey(s: Source): Source {
+  return {
+    ...s,
+    path:
+      s.path
+        .replace(/[\\/]+$/, '')
+        .split(/[\\/]/)
+        .pop() || 'folder',
+    last_error: s.last_error ? 'the last sync failed (the owner can see why in ragdesk sources list)' : null,
+  };
 }
