@@ -3,6 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { layersRule } from './eslint/layers.js';
 import { noCycleRule } from './eslint/no-cycle.js';
+import { noRawTextRule } from './eslint/no-raw-text.js';
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.tmp/**', 'test-results/**', 'coverage/**'] },
@@ -22,5 +23,12 @@ export default tseslint.config(
   {
     files: ['src/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // Every word of the UI comes from the catalogues (src/renderer/i18n); the catalogues themselves and tests are exempt.
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    ignores: ['src/renderer/**/*.test.{ts,tsx}', 'src/renderer/i18n/en.ts', 'src/renderer/i18n/ru.ts', 'src/renderer/i18n/zh-CN.ts'],
+    plugins: { i18n: { rules: { 'no-raw-text': noRawTextRule } } },
+    rules: { 'i18n/no-raw-text': ['error', { allow: ['ragdesk'] }] },
   },
 );

@@ -1,6 +1,7 @@
 import { AppShell, Badge, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useEffect, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useApi } from './api/context.js';
 import { IconActivity, IconDatabase, IconPlug, IconSearch, IconSettings } from './components/icons.js';
 import { routeHref, useRoute, type Route } from './lib/router.js';
@@ -11,12 +12,16 @@ import { KbScreen } from './screens/KbPage.js';
 import { SearchScreen } from './screens/Search.js';
 import { SettingsScreen } from './screens/Settings.js';
 
-const NAV: Array<{ route: Route['name']; label: string; icon: ReactNode }> = [
-  { route: 'kbs', label: 'Knowledge bases', icon: <IconDatabase /> },
-  { route: 'search', label: 'Search', icon: <IconSearch /> },
-  { route: 'activity', label: 'Activity', icon: <IconActivity /> },
-  { route: 'connect', label: 'Connect an agent', icon: <IconPlug /> },
-  { route: 'settings', label: 'Settings', icon: <IconSettings /> },
+const NAV: Array<{
+  route: Route['name'];
+  key: 'nav.kbs' | 'nav.search' | 'nav.activity' | 'nav.connect' | 'nav.settings';
+  icon: ReactNode;
+}> = [
+  { route: 'kbs', key: 'nav.kbs', icon: <IconDatabase /> },
+  { route: 'search', key: 'nav.search', icon: <IconSearch /> },
+  { route: 'activity', key: 'nav.activity', icon: <IconActivity /> },
+  { route: 'connect', key: 'nav.connect', icon: <IconPlug /> },
+  { route: 'settings', key: 'nav.settings', icon: <IconSettings /> },
 ];
 
 function Screen({ route, onThemeChange }: { route: Route; onThemeChange: (t: 'system' | 'light' | 'dark') => void }) {
@@ -37,6 +42,7 @@ function Screen({ route, onThemeChange }: { route: Route; onThemeChange: (t: 'sy
 }
 
 export function App({ onThemeChange }: { onThemeChange: (t: 'system' | 'light' | 'dark') => void }) {
+  const { t } = useTranslation();
   const route = useRoute();
   const { transport, signOut } = useApi();
   const [opened, { toggle, close }] = useDisclosure();
@@ -57,32 +63,32 @@ export function App({ onThemeChange }: { onThemeChange: (t: 'system' | 'light' |
           document.getElementById('main')?.focus();
         }}
       >
-        Skip to content
+        {t('app.skipToContent')}
       </a>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between">
           <Group gap="sm">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('app.toggleNav')} />
             <Title order={1} size="h4">
               ragdesk
             </Title>
             <Badge variant="light" color={transport === 'desktop' ? 'teal' : 'blue'}>
-              {transport === 'desktop' ? 'desktop' : 'web console'}
+              {transport === 'desktop' ? t('app.transportDesktop') : t('app.transportWeb')}
             </Badge>
           </Group>
           {transport === 'web' && (
             <Button variant="subtle" size="xs" onClick={signOut}>
-              Sign out
+              {t('app.signOut')}
             </Button>
           )}
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" component="nav" aria-label="Main">
+      <AppShell.Navbar p="xs" component="nav" aria-label={t('app.mainNav')}>
         {NAV.map((item) => (
           <NavLink
             key={item.route}
             href={routeHref({ name: item.route } as Route)}
-            label={item.label}
+            label={t(item.key)}
             leftSection={item.icon}
             active={active === item.route}
             aria-current={active === item.route ? 'page' : undefined}
@@ -90,7 +96,7 @@ export function App({ onThemeChange }: { onThemeChange: (t: 'system' | 'light' |
           />
         ))}
         <Text size="xs" c="dimmed" mt="auto" p="xs">
-          Local knowledge bases for AI agents
+          {t('app.tagline')}
         </Text>
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>

@@ -6,6 +6,7 @@ import { createHttpClient } from './api/http-client.js';
 import { createDesktopClient, createIpcClient, desktopBridge } from './api/ipc-client.js';
 import { loadToken, saveToken } from './api/session.js';
 import { App } from './App.js';
+import { LanguageProvider } from './i18n/language.js';
 import { SignIn } from './screens/SignIn.js';
 
 const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'md' });
@@ -23,10 +24,11 @@ function takeTokenFromUrl(): string | null {
 export function Root() {
   const bridge = useMemo(() => desktopBridge(), []);
   const [token, setToken] = useState<string | null>(() => (bridge ? null : (takeTokenFromUrl() ?? loadToken())));
-  const [notice, setNotice] = useState<string | null>(null);
+  /** Why the web console signed out by itself (shown on the sign-in page). */
+  const [notice, setNotice] = useState<'rejected' | null>(null);
   const [forced, setForced] = useState<'light' | 'dark' | undefined>();
 
-  const signOut = useCallback((reason?: string) => {
+  const signOut = useCallback((reason?: 'rejected') => {
     saveToken(null);
     setToken(null);
     setNotice(reason ?? null);
@@ -49,8 +51,7 @@ export function Root() {
     if (!token) return null;
     const client = createHttpClient({
       getToken: () => token,
-      onUnauthorized: () =>
-        signOut('The server did not accept your key (revoked, or the server restarted with a new token). Sign in again.'),
+      onUnauthorized: () => signOut('rejected'),
     });
     return { client, desktop: undefined, transport: 'web', token, signOut: () => signOut() };
   }, [bridge, token, signOut]);
@@ -66,19 +67,21 @@ export function Root() {
 
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto" {...(forced ? { forceColorScheme: forced } : {})}>
-      {value ? (
-        <ApiContext.Provider value={value}>
-          <App onThemeChange={(t) => setForced(t === 'system' ? undefined : t)} />
-        </ApiContext.Provider>
-      ) : (
-        <SignIn
-          notice={notice}
-          onSignedIn={(t) => {
-            setNotice(null);
-            setToken(t);
-          }}
-        />
-      )}
+      <LanguageProvider desktop={value?.desktop}>
+        {value ? (
+          <ApiContext.Provider value={value}>
+            <App onThemeChange={(t) => setForced(t === 'system' ? undefined : t)} />
+          </ApiContext.Provider>
+        ) : (
+          <SignIn
+            notice={notice}
+            onSignedIn={(t) => {
+              setNotice(null);
+              setToken(t);
+            }}
+          />
+        )}
+      </LanguageProvider>
     </MantineProvider>
   );
 }

@@ -79,6 +79,11 @@ export const AppInfoSchema = z.object({
   indexing_paused: z.boolean(),
   /** Whether a data dir / server change needs a restart to take effect. */
   restart_needed: z.boolean(),
+  /**
+   * The OS's preferred languages, most preferred first (Electron's app.getPreferredSystemLanguages): the UI follows
+   * them while the language setting is `system`. Absent: the window's own (Chromium's) languages stand in.
+   */
+  system_languages: z.array(z.string().max(64)).max(32).optional(),
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 

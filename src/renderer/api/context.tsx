@@ -21,6 +21,11 @@ export function useApi(): ApiContextValue {
   return value;
 }
 
+/** The API context, or null outside it (the web console's sign-in page). */
+export function useOptionalApi(): ApiContextValue | null {
+  return useContext(ApiContext);
+}
+
 export function useClient() {
   return useApi().client;
 }

@@ -1,8 +1,11 @@
 import { Alert, Badge, Group, Loader, ScrollArea, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ChunkingConfig, PreviewResult } from '../../shared/contract/index.js';
 import { useClient } from '../api/context.js';
+import { describeWarning } from '../lib/warnings.js';
 import { ChunkCard } from './ChunkCard.js';
+import { STRATEGY_SHORT } from './ChunkingFields.js';
 import { ErrorAlert } from './common.js';
 
 const SHOWN = 200;
@@ -21,6 +24,7 @@ export function ChunkPreview({
   chunking: ChunkingConfig;
   onChunks: (count: number) => void;
 }) {
+  const { t } = useTranslation();
   const client = useClient();
   const [result, setResult] = useState<PreviewResult | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -55,25 +59,25 @@ export function ChunkPreview({
   return (
     <Stack gap="xs" data-testid="chunk-preview" aria-busy={loading} aria-live="polite">
       <Group gap="xs">
-        <Text fw={500}>Preview of {path}</Text>
-        {loading && <Loader size="xs" aria-label="Updating the preview" />}
+        <Text fw={500}>{t('preview.title', { file: path })}</Text>
+        {loading && <Loader size="xs" aria-label={t('preview.updating')} />}
       </Group>
-      <ErrorAlert error={error} title="This file cannot be added" />
+      <ErrorAlert error={error} title={t('preview.cannotAdd')} context={{ file: path }} />
       {result && (
         <>
           <Group gap="xs">
-            <Badge variant="light">parser: {result.parser}</Badge>
-            <Badge variant="light">{result.characters} characters</Badge>
-            <Badge variant="light" data-testid="preview-count">
-              {result.chunks.length} chunks
+            <Badge variant="light">{t('preview.parser', { parser: result.parser })}</Badge>
+            <Badge variant="light">{t('counts.characters', { count: result.characters })}</Badge>
+            <Badge variant="light" data-testid="preview-count" data-count={result.chunks.length}>
+              {t('counts.chunks', { count: result.chunks.length })}
             </Badge>
-            <Badge variant="light" color="gray">
-              {result.chunking.strategy} · {result.chunking.chunk_size}/{result.chunking.chunk_overlap}
+            <Badge variant="light" color="gray" data-testid="preview-chunking" data-strategy={result.chunking.strategy}>
+              {t(STRATEGY_SHORT[result.chunking.strategy])} · {result.chunking.chunk_size}/{result.chunking.chunk_overlap}
             </Badge>
           </Group>
           {result.warnings.length > 0 && (
-            <Alert color="yellow" title="Warnings">
-              {result.warnings.join(' · ')}
+            <Alert color="yellow" title={t('preview.warnings')}>
+              {result.warnings.map((w) => describeWarning(w, t)).join(' · ')}
             </Alert>
           )}
           <ScrollArea.Autosize mah={480} type="auto">
@@ -83,7 +87,7 @@ export function ChunkPreview({
               ))}
               {result.chunks.length > SHOWN && (
                 <Text size="sm" c="dimmed">
-                  … and {result.chunks.length - SHOWN} more chunks
+                  {t('preview.more', { count: result.chunks.length - SHOWN })}
                 </Text>
               )}
             </Stack>

@@ -1,15 +1,34 @@
 import { Group, NumberInput, Select } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { CHUNK_STRATEGIES, type ChunkingConfig, type ChunkStrategy } from '../../shared/contract/index.js';
+import type { T } from '../i18n/index.js';
 
-export const STRATEGY_LABELS: Record<ChunkStrategy, string> = {
-  whole: 'Whole document (one chunk)',
-  sentence: 'Sentences',
-  token: 'Fixed token windows',
-  markdown: 'Headings and paragraphs',
-  semantic: 'Semantic (topic shifts)',
-};
+/** Each strategy's name in the chunking select. */
+export const STRATEGY_LABELS = {
+  whole: 'chunking.whole',
+  sentence: 'chunking.sentence',
+  token: 'chunking.token',
+  markdown: 'chunking.markdown',
+  semantic: 'chunking.semantic',
+} as const satisfies Record<ChunkStrategy, string>;
 
-const STRATEGY_OPTIONS = CHUNK_STRATEGIES.map((s) => ({ value: s, label: STRATEGY_LABELS[s] }));
+/** Each strategy's short name, for badges and summaries. */
+export const STRATEGY_SHORT = {
+  whole: 'chunking.shortWhole',
+  sentence: 'chunking.shortSentence',
+  token: 'chunking.shortToken',
+  markdown: 'chunking.shortMarkdown',
+  semantic: 'chunking.shortSemantic',
+} as const satisfies Record<ChunkStrategy, string>;
+
+/** "sentences · 256 tokens · overlap 32" in the UI language. */
+export function chunkingSummary(c: ChunkingConfig, t: T): string {
+  return t('chunking.summary', {
+    strategy: t(STRATEGY_SHORT[c.strategy]),
+    size: t('counts.tokens', { count: c.chunk_size }),
+    overlap: c.chunk_overlap,
+  });
+}
 
 /** Strategy, size and overlap (in model tokens); overlap must stay below size. */
 export function ChunkingFields({
@@ -21,20 +40,22 @@ export function ChunkingFields({
   onChange: (next: ChunkingConfig) => void;
   idPrefix: string;
 }) {
-  const overlapError = value.chunk_overlap >= value.chunk_size ? 'Overlap must be smaller than the chunk size' : undefined;
+  const { t } = useTranslation();
+  const options = CHUNK_STRATEGIES.map((s) => ({ value: s, label: t(STRATEGY_LABELS[s]) }));
+  const overlapError = value.chunk_overlap >= value.chunk_size ? t('chunking.overlapError') : undefined;
   return (
     <Group grow align="flex-start">
       <Select
         id={`${idPrefix}-strategy`}
-        label="Chunking strategy"
-        data={STRATEGY_OPTIONS}
+        label={t('chunking.strategy')}
+        data={options}
         value={value.strategy}
         allowDeselect={false}
         onChange={(v) => v && onChange({ ...value, strategy: v as ChunkStrategy })}
       />
       <NumberInput
         id={`${idPrefix}-size`}
-        label="Chunk size (tokens)"
+        label={t('chunking.size')}
         min={16}
         max={8192}
         step={32}
@@ -44,7 +65,7 @@ export function ChunkingFields({
       />
       <NumberInput
         id={`${idPrefix}-overlap`}
-        label="Overlap (tokens)"
+        label={t('chunking.overlap')}
         min={0}
         max={4096}
         step={8}

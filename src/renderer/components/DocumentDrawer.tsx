@@ -1,31 +1,36 @@
 import { Badge, Button, Code, Drawer, Group, Loader, Pagination, ScrollArea, Stack, Table, Tabs, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { DocumentFull } from '../../shared/contract/index.js';
 import { useClient } from '../api/context.js';
-import { formatChars } from '../lib/files.js';
+import { useFormat } from '../i18n/format.js';
 import { useQuery } from '../lib/use-query.js';
 import { ChunkCard } from './ChunkCard.js';
-import { ConfirmModal, ErrorAlert, formatDate } from './common.js';
+import { chunkingSummary } from './ChunkingFields.js';
+import { ConfirmModal, ErrorAlert } from './common.js';
 import { IconTrash } from './icons.js';
+import { usePaginationLabels } from './pagination.js';
 
 const PER_PAGE = 20;
 /** Longer content is cut in the view (it stays whole in the store and in the chunks). */
 const MAX_SHOWN = 300_000;
 
 function Metadata({ doc }: { doc: DocumentFull }) {
+  const { t } = useTranslation();
+  const f = useFormat();
   const rows: Array<[string, string]> = [
-    ['ID', doc.doc_id],
-    ['Source', doc.source],
-    ['Parser', doc.parser],
-    ['Chunking', `${doc.chunking.strategy} · ${doc.chunking.chunk_size} tokens · overlap ${doc.chunking.chunk_overlap}`],
-    ['Chunks', String(doc.chunk_count)],
-    ['Size', formatChars(doc.size)],
-    ['Added', formatDate(doc.created_at)],
-    ['Updated', formatDate(doc.updated_at)],
+    [t('doc.id'), doc.doc_id],
+    [t('doc.source'), doc.source],
+    [t('doc.parser'), doc.parser],
+    [t('doc.chunking'), chunkingSummary(doc.chunking, t)],
+    [t('doc.chunks'), f.number(doc.chunk_count)],
+    [t('doc.size'), t('counts.characters', { count: doc.size })],
+    [t('doc.added'), f.date(doc.created_at)],
+    [t('doc.updated'), f.date(doc.updated_at)],
     ...Object.entries(doc.metadata).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
   ];
   return (
-    <Table withRowBorders={false} verticalSpacing={2} aria-label="Document metadata">
+    <Table withRowBorders={false} verticalSpacing={2} aria-label={t('doc.metadataLabel')}>
       <Table.Tbody>
         {rows.map(([k, v]) => (
           <Table.Tr key={k}>
@@ -47,6 +52,7 @@ function Metadata({ doc }: { doc: DocumentFull }) {
 }
 
 function ChunkViewer({ kbId, docId, target }: { kbId: string; docId: string; target?: number }) {
+  const { t } = useTranslation();
   const client = useClient();
   const [page, setPage] = useState(target !== undefined ? Math.floor(target / PER_PAGE) + 1 : 1);
   const chunks = useQuery(
@@ -60,17 +66,17 @@ function ChunkViewer({ kbId, docId, target }: { kbId: string; docId: string; tar
   const pages = Math.max(1, Math.ceil((chunks.data?.total ?? 0) / PER_PAGE));
   return (
     <Stack gap="xs" data-testid="chunk-viewer">
-      <ErrorAlert error={chunks.error} title="Could not load chunks" />
-      {chunks.loading && !chunks.data && <Loader size="sm" aria-label="Loading chunks" />}
+      <ErrorAlert error={chunks.error} title={t('doc.chunksError')} />
+      {chunks.loading && !chunks.data && <Loader size="sm" aria-label={t('doc.chunksLoading')} />}
       {chunks.data && (
         <Text size="sm" c="dimmed">
-          {chunks.data.total} chunks · page {page} of {pages}
+          {t('doc.chunksPage', { chunks: t('counts.chunks', { count: chunks.data.total }), page, pages })}
         </Text>
       )}
       {chunks.data?.chunks.map((c) => (
         <ChunkCard key={c.chunk_index} chunk={c} target={c.chunk_index === target} id={`chunk-${c.chunk_index}`} />
       ))}
-      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" />}
+      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" {...usePaginationLabels()} />}
     </Stack>
   );
 }
@@ -89,6 +95,8 @@ export function DocumentDrawer({
   onClose: () => void;
   onDeleted: () => void;
 }) {
+  const { t } = useTranslation();
+  const f = useFormat();
   const client = useClient();
   const doc = useQuery(() => client.getDocument({ kb_id: kbId, doc_id: docId! }), [client, kbId, docId], { enabled: Boolean(docId) });
   const [tab, setTab] = useState<string | null>(chunk !== undefined ? 'chunks' : 'content');
@@ -105,26 +113,27 @@ export function DocumentDrawer({
       position="right"
       size="xl"
       title={<Text fw={600}>{d?.title ?? docId}</Text>}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
       data-testid="document-drawer"
     >
       <Stack>
-        <ErrorAlert error={doc.error} title="Could not open the document" />
-        {!d && !doc.error && <Loader aria-label="Loading the document" />}
+        <ErrorAlert error={doc.error} title={t('doc.openError')} />
+        {!d && !doc.error && <Loader aria-label={t('doc.loading')} />}
         {d && (
           <>
             <Metadata doc={d} />
             <Group>
               <Button color="red" variant="light" size="xs" leftSection={<IconTrash size={14} />} onClick={() => setConfirm(true)}>
-                Delete document
+                {t('doc.delete')}
               </Button>
             </Group>
             <Tabs value={tab} onChange={setTab} keepMounted={false}>
               <Tabs.List>
-                <Tabs.Tab value="content">Content</Tabs.Tab>
+                <Tabs.Tab value="content">{t('doc.tabContent')}</Tabs.Tab>
                 <Tabs.Tab value="chunks">
-                  View chunks{' '}
+                  {t('doc.tabChunks')}{' '}
                   <Badge size="xs" variant="light">
-                    {d.chunk_count}
+                    {f.number(d.chunk_count)}
                   </Badge>
                 </Tabs.Tab>
               </Tabs.List>
@@ -136,8 +145,7 @@ export function DocumentDrawer({
                 </ScrollArea.Autosize>
                 {d.content.length > MAX_SHOWN && (
                   <Text size="xs" c="dimmed" mt="xs">
-                    Showing the first {MAX_SHOWN.toLocaleString()} of {d.content.length.toLocaleString()} characters; every chunk is under
-                    “View chunks”.
+                    {t('doc.truncated', { shown: f.number(MAX_SHOWN), total: f.number(d.content.length) })}
                   </Text>
                 )}
               </Tabs.Panel>
@@ -150,8 +158,8 @@ export function DocumentDrawer({
       </Stack>
       <ConfirmModal
         opened={confirm}
-        title="Delete document?"
-        confirmLabel="Delete"
+        title={t('doc.deleteTitle')}
+        confirmLabel={t('common.delete')}
         onClose={() => setConfirm(false)}
         onConfirm={async () => {
           if (!d) return;
@@ -159,7 +167,11 @@ export function DocumentDrawer({
           onDeleted();
         }}
       >
-        <Code>{d?.title}</Code> and its {d?.chunk_count} chunks will be removed from this knowledge base.
+        <Trans
+          i18nKey="doc.deleteText"
+          values={{ title: d?.title ?? '', chunks: t('counts.chunks', { count: d?.chunk_count ?? 0 }) }}
+          components={{ code: <Code /> }}
+        />
       </ConfirmModal>
     </Drawer>
   );

@@ -1,16 +1,21 @@
 import { Group, Loader, Pagination, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useClient } from '../api/context.js';
-import { formatChars } from '../lib/files.js';
+import { useFormat } from '../i18n/format.js';
 import { useQuery } from '../lib/use-query.js';
-import { EmptyHint, ErrorAlert, formatDate } from './common.js';
+import { EmptyHint, ErrorAlert } from './common.js';
 import { IconFile, IconSearch } from './icons.js';
+import { usePaginationLabels } from './pagination.js';
 
 const PAGE = 20;
 
 /** The KB's documents, newest first, paginated, filtered by title. */
 export function DocumentsTable({ kbId, refreshKey, onOpen }: { kbId: string; refreshKey: number; onOpen: (docId: string) => void }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const paginationLabels = usePaginationLabels();
   const client = useClient();
   const [filter, setFilter] = useState('');
   const [debounced] = useDebouncedValue(filter.trim(), 250);
@@ -30,42 +35,40 @@ export function DocumentsTable({ kbId, refreshKey, onOpen }: { kbId: string; ref
     <Stack component="section" aria-labelledby="docs-title">
       <Group justify="space-between" align="flex-end">
         <Text fw={600} size="lg" id="docs-title">
-          Documents{' '}
+          {t('docs.title')}{' '}
           {docs.data ? (
             <Text span c="dimmed">
-              ({total})
+              ({f.number(total)})
             </Text>
           ) : null}
         </Text>
         <TextInput
-          label="Filter by title"
-          placeholder="Type part of a title"
+          label={t('docs.filterLabel')}
+          placeholder={t('docs.filterPlaceholder')}
           leftSection={<IconSearch size={14} />}
           value={filter}
           onChange={(e) => setFilter(e.currentTarget.value)}
           w={260}
         />
       </Group>
-      <ErrorAlert error={docs.error} title="Could not list documents" />
+      <ErrorAlert error={docs.error} title={t('docs.listError')} />
       {docs.loading && !docs.data ? (
-        <Loader aria-label="Loading documents" />
+        <Loader aria-label={t('docs.loading')} />
       ) : total === 0 ? (
-        <EmptyHint title={debounced ? 'No document matches this title' : 'No documents yet'} icon={<IconFile size={28} />}>
-          {debounced
-            ? 'Try another part of the title, or clear the filter.'
-            : 'Drop files or a folder above, or use “Choose files”, to add the first documents.'}
+        <EmptyHint title={debounced ? t('docs.noMatch') : t('docs.none')} icon={<IconFile size={28} />}>
+          {debounced ? t('docs.noMatchText') : t('docs.noneText')}
         </EmptyHint>
       ) : (
         <>
           <Table.ScrollContainer minWidth={640}>
-            <Table striped highlightOnHover aria-label="Documents" data-testid="documents-table">
+            <Table striped highlightOnHover aria-label={t('docs.title')} data-testid="documents-table">
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Title</Table.Th>
-                  <Table.Th>Parser</Table.Th>
-                  <Table.Th ta="right">Size</Table.Th>
-                  <Table.Th ta="right">Chunks</Table.Th>
-                  <Table.Th>Updated</Table.Th>
+                  <Table.Th>{t('docs.colTitle')}</Table.Th>
+                  <Table.Th>{t('docs.colParser')}</Table.Th>
+                  <Table.Th ta="right">{t('docs.colSize')}</Table.Th>
+                  <Table.Th ta="right">{t('docs.colChunks')}</Table.Th>
+                  <Table.Th>{t('docs.colUpdated')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -82,17 +85,15 @@ export function DocumentsTable({ kbId, refreshKey, onOpen }: { kbId: string; ref
                       )}
                     </Table.Td>
                     <Table.Td>{d.parser}</Table.Td>
-                    <Table.Td ta="right">{formatChars(d.size)}</Table.Td>
-                    <Table.Td ta="right">{d.chunk_count}</Table.Td>
-                    <Table.Td>{formatDate(d.updated_at)}</Table.Td>
+                    <Table.Td ta="right">{t('counts.characters', { count: d.size })}</Table.Td>
+                    <Table.Td ta="right">{f.number(d.chunk_count)}</Table.Td>
+                    <Table.Td>{f.date(d.updated_at)}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {pages > 1 && (
-            <Pagination total={pages} value={page} onChange={setPage} getControlProps={(c) => ({ 'aria-label': `${c} page` })} />
-          )}
+          {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} {...paginationLabels} />}
         </>
       )}
     </Stack>

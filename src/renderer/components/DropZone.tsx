@@ -1,5 +1,6 @@
 import { Button, Group, Text } from '@mantine/core';
 import { useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { filesFromDataTransfer, filesFromList, type PickedFile } from '../lib/files.js';
 import { IconFile, IconFolder, IconUpload } from './icons.js';
 
@@ -18,6 +19,7 @@ const ACCEPT = [
  * Enter/Space opens the file picker.
  */
 export function DropZone({ onFiles, disabled }: { onFiles: (files: PickedFile[]) => void; disabled?: boolean }) {
+  const { t } = useTranslation();
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const [active, setActive] = useState(false);
@@ -55,7 +57,7 @@ export function DropZone({ onFiles, disabled }: { onFiles: (files: PickedFile[])
       role="button"
       tabIndex={disabled ? -1 : 0}
       aria-disabled={disabled}
-      aria-label="Drop files or folders here, or press Enter to choose files"
+      aria-label={t('drop.aria')}
       data-active={active}
       data-testid="drop-zone"
       onDragOver={onDragOver}
@@ -69,11 +71,10 @@ export function DropZone({ onFiles, disabled }: { onFiles: (files: PickedFile[])
     >
       <IconUpload size={32} />
       <Text fw={500} mt="xs">
-        {reading ? 'Reading the dropped files…' : 'Drop files or folders here'}
+        {reading ? t('drop.reading') : t('drop.here')}
       </Text>
       <Text size="sm" c="dimmed">
-        PDF, Word, OpenDocument, RTF, EPUB, spreadsheets, slides, Markdown, HTML, text, code and images. Nothing is stored until you press
-        Add.
+        {t('drop.formats')}
       </Text>
       <Group justify="center" mt="sm">
         <Button
@@ -83,7 +84,7 @@ export function DropZone({ onFiles, disabled }: { onFiles: (files: PickedFile[])
           onClick={() => fileInput.current?.click()}
           disabled={disabled}
         >
-          Choose files
+          {t('drop.chooseFiles')}
         </Button>
         <Button
           variant="light"
@@ -92,7 +93,7 @@ export function DropZone({ onFiles, disabled }: { onFiles: (files: PickedFile[])
           onClick={() => folderInput.current?.click()}
           disabled={disabled}
         >
-          Choose a folder
+          {t('drop.chooseFolder')}
         </Button>
       </Group>
       <input
@@ -101,7 +102,7 @@ export function DropZone({ onFiles, disabled }: { onFiles: (files: PickedFile[])
         multiple
         hidden
         accept={ACCEPT}
-        aria-label="Choose files"
+        aria-label={t('drop.chooseFiles')}
         data-testid="file-input"
         onChange={(e) => {
           onFiles(filesFromList(e.currentTarget.files));
@@ -116,7 +117,7 @@ export function DropZone({ onFiles, disabled }: { onFiles: (files: PickedFile[])
         type="file"
         multiple
         hidden
-        aria-label="Choose a folder"
+        aria-label={t('drop.chooseFolder')}
         onChange={(e) => {
           onFiles(filesFromList(e.currentTarget.files));
           e.currentTarget.value = '';

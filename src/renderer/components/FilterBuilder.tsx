@@ -1,53 +1,83 @@
 import { ActionIcon, Autocomplete, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
-import type { FilterOp } from '../../shared/contract/index.js';
-import { FILTER_OP_OPTIONS, type FilterRow } from '../lib/filters.js';
+import { Trans, useTranslation } from 'react-i18next';
+import { FILTER_OPS, type FilterOp } from '../../shared/contract/index.js';
+import type { T } from '../i18n/index.js';
+import type { FilterRow } from '../lib/filters.js';
 import { IconPlus, IconX } from './icons.js';
 
 let nextRow = 0;
 
+/** Operators as symbols where one exists, else in words. */
+function opLabel(op: FilterOp, t: T): string {
+  switch (op) {
+    case 'eq':
+      return '=';
+    case 'ne':
+      return '≠';
+    case 'gt':
+      return '>';
+    case 'gte':
+      return '≥';
+    case 'lt':
+      return '<';
+    case 'lte':
+      return '≤';
+    case 'in':
+      return t('filters.opIn');
+    case 'nin':
+      return t('filters.opNin');
+    case 'contains':
+      return t('filters.opContains');
+    case 'exists':
+      return t('filters.opExists');
+  }
+}
+
 /** Rows of `field op value`, ANDed. Field names come from the built-in fields and the KBs' metadata. */
 export function FilterBuilder({ rows, fields, onChange }: { rows: FilterRow[]; fields: string[]; onChange: (rows: FilterRow[]) => void }) {
+  const { t } = useTranslation();
+  const ops = FILTER_OPS.map((op) => ({ value: op, label: opLabel(op, t) }));
   const set = (id: number, patch: Partial<FilterRow>) => onChange(rows.map((r) => (r.id === id ? { ...r, ...patch } : r)));
   return (
-    <Stack gap="xs" role="group" aria-label="Filters">
+    <Stack gap="xs" role="group" aria-label={t('filters.group')}>
       {rows.length === 0 && (
         <Text size="sm" c="dimmed">
-          No filters: every chunk can match. Add one to narrow by metadata, e.g. <i>page ≥ 3</i> or <i>author = Ann</i>.
+          <Trans i18nKey="filters.none" components={{ i: <i /> }} />
         </Text>
       )}
       {rows.map((row, i) => (
         <Group key={row.id} gap="xs" align="flex-end" wrap="nowrap" data-testid="filter-row">
           <Autocomplete
-            label={i === 0 ? 'Field' : undefined}
-            aria-label={`Filter ${i + 1} field`}
+            label={i === 0 ? t('filters.field') : undefined}
+            aria-label={t('filters.fieldAria', { n: i + 1 })}
             data={fields}
             value={row.field}
             onChange={(v) => set(row.id, { field: v })}
-            placeholder="field"
+            placeholder={t('filters.fieldPlaceholder')}
             w={180}
           />
           <Select
-            label={i === 0 ? 'Operator' : undefined}
-            aria-label={`Filter ${i + 1} operator`}
-            data={FILTER_OP_OPTIONS}
+            label={i === 0 ? t('filters.operator') : undefined}
+            aria-label={t('filters.operatorAria', { n: i + 1 })}
+            data={ops}
             value={row.op}
             allowDeselect={false}
             onChange={(v) => v && set(row.id, { op: v as FilterOp })}
             w={170}
           />
           <TextInput
-            label={i === 0 ? 'Value' : undefined}
-            aria-label={`Filter ${i + 1} value`}
+            label={i === 0 ? t('filters.value') : undefined}
+            aria-label={t('filters.valueAria', { n: i + 1 })}
             value={row.value}
             onChange={(e) => set(row.id, { value: e.currentTarget.value })}
-            placeholder={row.op === 'in' || row.op === 'nin' ? 'a, b, c' : 'value'}
+            placeholder={row.op === 'in' || row.op === 'nin' ? t('filters.listPlaceholder') : t('filters.valuePlaceholder')}
             style={{ flex: 1 }}
           />
           <ActionIcon
             variant="subtle"
             color="gray"
             size="lg"
-            aria-label={`Remove filter ${i + 1}`}
+            aria-label={t('filters.removeAria', { n: i + 1 })}
             onClick={() => onChange(rows.filter((r) => r.id !== row.id))}
           >
             <IconX size={16} />
@@ -61,7 +91,7 @@ export function FilterBuilder({ rows, fields, onChange }: { rows: FilterRow[]; f
           leftSection={<IconPlus size={14} />}
           onClick={() => onChange([...rows, { id: ++nextRow, field: '', op: 'eq', value: '' }])}
         >
-          Add filter
+          {t('filters.add')}
         </Button>
       </Group>
     </Stack>

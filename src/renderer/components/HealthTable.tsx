@@ -1,10 +1,13 @@
 import { Badge, Group, Loader, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { HEALTH_STATUSES, type HealthEntry, type HealthStatus } from '../../shared/contract/index.js';
 import { useClient } from '../api/context.js';
+import { useFormat, type Formatters } from '../i18n/format.js';
+import type { T } from '../i18n/index.js';
 import { useQuery } from '../lib/use-query.js';
-import { EmptyHint, ErrorAlert, formatDate } from './common.js';
+import { EmptyHint, ErrorAlert } from './common.js';
 import { IconSearch } from './icons.js';
 
 const COLOR: Record<HealthStatus, string> = {
@@ -23,30 +26,74 @@ const COLOR: Record<HealthStatus, string> = {
   ok: 'teal',
 };
 
-const LABEL: Record<HealthStatus, string> = {
-  encrypted: 'encrypted',
-  corrupt: 'corrupt',
-  too_large: 'too large',
-  unsupported: 'unsupported',
-  error: 'error',
-  no_text_layer: 'scanned, no text',
-  empty: 'empty',
-  duplicate: 'duplicate',
-  decode_problem: 'decode problem',
-  language_not_covered: 'language not covered',
-  ocr_low_confidence: 'OCR unsure',
-  unchanged: 'unchanged',
-  ok: 'ok',
-};
+const LABEL = {
+  encrypted: 'health.encrypted',
+  corrupt: 'health.corrupt',
+  too_large: 'health.tooLarge',
+  unsupported: 'health.unsupported',
+  error: 'health.error',
+  no_text_layer: 'health.noTextLayer',
+  empty: 'health.empty',
+  duplicate: 'health.duplicate',
+  decode_problem: 'health.decodeProblem',
+  language_not_covered: 'health.languageNotCovered',
+  ocr_low_confidence: 'health.ocrLowConfidence',
+  unchanged: 'health.unchanged',
+  ok: 'health.ok',
+} as const satisfies Record<HealthStatus, string>;
 
-function facts(e: HealthEntry): string {
+/** Why, in the UI language (the server's own words follow, smaller). */
+const WHY = {
+  encrypted: 'health.whyEncrypted',
+  corrupt: 'health.whyCorrupt',
+  too_large: 'health.whyTooLarge',
+  unsupported: 'health.whyUnsupported',
+  error: 'health.whyError',
+  no_text_layer: 'health.whyNoTextLayer',
+  empty: 'health.whyEmpty',
+  duplicate: 'health.whyDuplicate',
+  decode_problem: 'health.whyDecodeProblem',
+  language_not_covered: 'health.whyLanguageNotCovered',
+  ocr_low_confidence: 'health.whyOcrLowConfidence',
+  unchanged: 'health.whyUnchanged',
+  ok: 'health.whyOk',
+} as const satisfies Record<HealthStatus, string>;
+
+const SCRIPT = {
+  latin: 'health.scriptLatin',
+  cyrillic: 'health.scriptCyrillic',
+  cjk: 'health.scriptCjk',
+  greek: 'health.scriptGreek',
+  arabic: 'health.scriptArabic',
+  hebrew: 'health.scriptHebrew',
+  devanagari: 'health.scriptDevanagari',
+  thai: 'health.scriptThai',
+  other: 'health.scriptOther',
+} as const;
+
+function why(e: HealthEntry, t: T): string {
+  if (e.status === 'duplicate' && e.duplicate_of) return t('health.whyDuplicateOf', { doc: e.duplicate_of });
+  return t(WHY[e.status]);
+}
+
+function facts(e: HealthEntry, t: T, f: Formatters): string {
+  const script = e.script ? (Object.hasOwn(SCRIPT, e.script) ? t(SCRIPT[e.script as keyof typeof SCRIPT]) : e.script) : '';
   return [
     e.encoding
-      ? `encoding ${e.encoding}${e.encoding_confidence !== undefined ? ` (${Math.round(e.encoding_confidence * 100)}%)` : ''}`
+      ? t('health.encoding', {
+          encoding:
+            e.encoding_confidence !== undefined
+              ? t('health.confidence', { encoding: e.encoding, percent: f.percent(e.encoding_confidence) })
+              : e.encoding,
+        })
       : '',
-    e.script ? `script ${e.script}` : '',
-    e.ocr_pages ? `OCR ${e.ocr_pages} p.${e.ocr_confidence !== undefined ? ` (${Math.round(e.ocr_confidence * 100)}%)` : ''}` : '',
-    e.chunks !== undefined ? `${e.chunks} chunks` : '',
+    script ? t('health.script', { script }) : '',
+    e.ocr_pages
+      ? e.ocr_confidence !== undefined
+        ? t('health.ocrConfidence', { pages: t('health.ocrPages', { count: e.ocr_pages }), percent: f.percent(e.ocr_confidence) })
+        : t('health.ocrPages', { count: e.ocr_pages })
+      : '',
+    e.chunks !== undefined ? t('counts.chunks', { count: e.chunks }) : '',
   ]
     .filter(Boolean)
     .join(' · ');
@@ -54,6 +101,8 @@ function facts(e: HealthEntry): string {
 
 /** The KB's ingestion health: one row per file ingested through a folder source or `ragdesk add`, worst first. */
 export function HealthTable({ kbId, refreshKey }: { kbId: string; refreshKey: number }) {
+  const { t } = useTranslation();
+  const f = useFormat();
   const client = useClient();
   const [status, setStatus] = useState<string | null>('problems');
   const [text, setText] = useState('');
@@ -71,9 +120,12 @@ export function HealthTable({ kbId, refreshKey }: { kbId: string; refreshKey: nu
   const rows = (report.data?.files ?? []).filter((e) => !needle || e.file.toLowerCase().includes(needle));
   const counts = report.data?.counts ?? {};
   const options = [
-    { value: 'problems', label: 'Problems only' },
-    { value: 'all', label: 'All files' },
-    ...HEALTH_STATUSES.filter((s) => counts[s]).map((s) => ({ value: s, label: `${LABEL[s]} (${counts[s]})` })),
+    { value: 'problems', label: t('health.problemsOnly') },
+    { value: 'all', label: t('health.allFiles') },
+    ...HEALTH_STATUSES.filter((s) => counts[s]).map((s) => ({
+      value: s,
+      label: t('health.statusOption', { status: t(LABEL[s]), count: counts[s] ?? 0 }),
+    })),
   ];
 
   return (
@@ -81,21 +133,21 @@ export function HealthTable({ kbId, refreshKey }: { kbId: string; refreshKey: nu
       <Group justify="space-between" align="flex-end">
         <div>
           <Text fw={600} size="lg" id="health-title">
-            Ingestion health
+            {t('health.title')}
           </Text>
           <Text size="sm" c="dimmed">
             {Object.keys(counts).length
               ? HEALTH_STATUSES.filter((s) => counts[s])
-                  .map((s) => `${counts[s]} ${LABEL[s]}`)
+                  .map((s) => t('health.statusCount', { status: t(LABEL[s]), count: counts[s] ?? 0 }))
                   .join(' · ')
-              : 'Files added from a folder source or with ragdesk add show up here, with why any did not get in.'}
+              : t('health.intro')}
           </Text>
         </div>
         <Group>
-          <Select aria-label="Filter by status" data={options} value={status} onChange={setStatus} w={220} allowDeselect={false} />
+          <Select aria-label={t('health.filterStatus')} data={options} value={status} onChange={setStatus} w={220} allowDeselect={false} />
           <TextInput
-            aria-label="Filter by file name"
-            placeholder="File name"
+            aria-label={t('health.filterFile')}
+            placeholder={t('health.filePlaceholder')}
             leftSection={<IconSearch size={14} />}
             value={text}
             onChange={(e) => setText(e.currentTarget.value)}
@@ -103,23 +155,23 @@ export function HealthTable({ kbId, refreshKey }: { kbId: string; refreshKey: nu
           />
         </Group>
       </Group>
-      <ErrorAlert error={report.error} title="Could not read the health report" />
+      <ErrorAlert error={report.error} title={t('health.readError')} />
       {report.loading && !report.data ? (
-        <Loader aria-label="Loading the health report" />
+        <Loader aria-label={t('health.loading')} />
       ) : rows.length === 0 ? (
-        <EmptyHint title={status === 'problems' ? 'No problems' : 'No files'}>
-          {status === 'problems' ? 'Every file ingested so far went in fine.' : 'Nothing matches this filter.'}
+        <EmptyHint title={status === 'problems' ? t('health.noProblems') : t('health.noFiles')}>
+          {status === 'problems' ? t('health.allFine') : t('health.nothingMatches')}
         </EmptyHint>
       ) : (
         <Table.ScrollContainer minWidth={720}>
-          <Table striped verticalSpacing="xs" aria-label="Ingestion health" data-testid="health-table">
+          <Table striped verticalSpacing="xs" aria-label={t('health.title')} data-testid="health-table">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>File</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Indexed</Table.Th>
-                <Table.Th>Why</Table.Th>
-                <Table.Th>Checked</Table.Th>
+                <Table.Th>{t('health.colFile')}</Table.Th>
+                <Table.Th>{t('health.colStatus')}</Table.Th>
+                <Table.Th>{t('health.colIndexed')}</Table.Th>
+                <Table.Th>{t('health.colWhy')}</Table.Th>
+                <Table.Th>{t('health.colChecked')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -135,19 +187,24 @@ export function HealthTable({ kbId, refreshKey }: { kbId: string; refreshKey: nu
                   </Table.Td>
                   <Table.Td style={{ minWidth: 170 }}>
                     <Badge color={COLOR[e.status]} variant="light" style={{ textTransform: 'none', maxWidth: 'none' }}>
-                      {LABEL[e.status]}
+                      {t(LABEL[e.status])}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{e.indexed ? 'yes' : 'no'}</Table.Td>
+                  <Table.Td>{e.indexed ? t('common.yes') : t('common.no')}</Table.Td>
                   <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                    <Text size="sm">{e.message}</Text>
-                    {facts(e) && (
+                    <Text size="sm">{why(e, t)}</Text>
+                    {e.message && (
+                      <Text size="xs" c="dimmed" title={t('common.serverSaid')}>
+                        {e.message}
+                      </Text>
+                    )}
+                    {facts(e, t, f) && (
                       <Text size="xs" c="dimmed">
-                        {facts(e)}
+                        {facts(e, t, f)}
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td>{formatDate(e.checked_at)}</Table.Td>
+                  <Table.Td>{f.date(e.checked_at)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -1,9 +1,10 @@
 import { Alert, Button, Checkbox, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useCallback, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ChunkingConfig, Kb } from '../../shared/contract/index.js';
 import { useApi } from '../api/context.js';
 import { fileToBase64, type PickedFile } from '../lib/files.js';
-import { runUploads, type UploadJob } from '../lib/upload-queue.js';
+import { runUploads, type UploadJob, type UploadTally } from '../lib/upload-queue.js';
 import { ChunkingFields, chunkingValid } from './ChunkingFields.js';
 import { ChunkPreview } from './ChunkPreview.js';
 import { DropZone } from './DropZone.js';
@@ -15,13 +16,14 @@ const chunkKey = (id: string, c: ChunkingConfig) => `${id}|${c.strategy}|${c.chu
 
 /** Drop or pick files, preview their chunks, then add them one at a time with per-file progress. */
 export function IngestPanel({ kb, onAdded }: { kb: Kb; onAdded: () => void }) {
+  const { t } = useTranslation();
   const { client, desktop } = useApi();
   const [jobs, setJobs] = useState<UploadJob[]>([]);
   const [selected, setSelected] = useState<string | null>(null);
   const [chunking, setChunking] = useState<ChunkingConfig>(kb.chunking);
   const [overwrite, setOverwrite] = useState(false);
   const [running, setRunning] = useState(false);
-  const [summary, setSummary] = useState<string | null>(null);
+  const [summary, setSummary] = useState<UploadTally | null>(null);
   const files = useRef(new Map<string, File>());
   const base64Cache = useRef(new Map<string, Promise<string>>());
   const chunkCounts = useRef(new Map<string, number>());
@@ -104,11 +106,7 @@ export function IngestPanel({ kb, onAdded }: { kb: Kb; onAdded: () => void }) {
           },
         },
       );
-      const parts = [`${tally.done} added`];
-      if (tally.skipped) parts.push(`${tally.skipped} skipped`);
-      if (tally.failed) parts.push(`${tally.failed} failed`);
-      if (tally.cancelled) parts.push(`${tally.cancelled} cancelled`);
-      setSummary(parts.join(', '));
+      setSummary(tally);
     } finally {
       setRunning(false);
       abort.current = null;
@@ -124,7 +122,7 @@ export function IngestPanel({ kb, onAdded }: { kb: Kb; onAdded: () => void }) {
     <Paper withBorder p="md" component="section" aria-labelledby="ingest-title">
       <Stack>
         <Title order={3} size="h4" id="ingest-title">
-          Add documents
+          {t('ingest.title')}
         </Title>
         {desktop && <PausedBanner desktop={desktop} />}
         <DropZone onFiles={addFiles} disabled={running} />
@@ -150,19 +148,31 @@ export function IngestPanel({ kb, onAdded }: { kb: Kb; onAdded: () => void }) {
                   />
                 ) : (
                   <Text size="sm" c="dimmed">
-                    {queued > 0 ? 'Select a file to preview its chunks.' : 'Progress of each file is shown on the left.'}
+                    {queued > 0 ? t('ingest.selectToPreview') : t('ingest.progressLeft')}
                   </Text>
                 )}
               </Grid.Col>
             </Grid>
             {summary && (
-              <Alert color={summary.includes('failed') ? 'orange' : 'teal'} title="Finished" role="status" data-testid="ingest-summary">
-                {summary}
+              <Alert
+                color={summary.failed ? 'orange' : 'teal'}
+                title={t('ingest.finished')}
+                role="status"
+                data-testid="ingest-summary"
+                data-added={summary.done}
+                data-failed={summary.failed}
+              >
+                {[
+                  t('ingest.added', { count: summary.done }),
+                  ...(summary.skipped ? [t('ingest.skipped', { count: summary.skipped })] : []),
+                  ...(summary.failed ? [t('ingest.failed', { count: summary.failed })] : []),
+                  ...(summary.cancelled ? [t('ingest.cancelled', { count: summary.cancelled })] : []),
+                ].join(t('common.listSeparator'))}
               </Alert>
             )}
             <Group justify="space-between">
               <Checkbox
-                label="Replace documents that already exist"
+                label={t('ingest.replaceExisting')}
                 checked={overwrite}
                 onChange={(e) => setOverwrite(e.currentTarget.checked)}
                 disabled={running}
@@ -170,16 +180,16 @@ export function IngestPanel({ kb, onAdded }: { kb: Kb; onAdded: () => void }) {
               <Group>
                 {running ? (
                   <Button color="red" variant="light" onClick={() => abort.current?.abort()}>
-                    Cancel remaining
+                    {t('ingest.cancelRemaining')}
                   </Button>
                 ) : (
                   <Button variant="default" onClick={clear}>
-                    {finished ? 'Done' : 'Clear'}
+                    {finished ? t('ingest.done') : t('ingest.clear')}
                   </Button>
                 )}
                 {(queued > 0 || running) && (
                   <Button onClick={() => void commit()} loading={running} disabled={queued === 0 || !chunkingValid(chunking)}>
-                    Add {queued} {queued === 1 ? 'file' : 'files'}
+                    {t('ingest.addFiles', { count: queued })}
                   </Button>
                 )}
               </Group>

@@ -1,5 +1,6 @@
 import { Autocomplete, Button, Group, Modal, Stack, TagsInput, Text, TextInput, Textarea } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { DEFAULT_CHUNKING, type ChunkingConfig, type Kb } from '../../shared/contract/index.js';
 import { useApi } from '../api/context.js';
 import { useQuery } from '../lib/use-query.js';
@@ -19,9 +20,12 @@ export function slugify(name: string): string {
 }
 
 const KB_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** The preset a KB gets when the model field is left empty (a name, not a word to translate). */
+const DEFAULT_MODEL_PRESET = 'multilingual';
 
 /** Create a KB, or edit one (`kb` given): name, description, department, model, languages, chunking defaults. */
 export function KbForm({ opened, kb, onClose, onSaved }: { opened: boolean; kb?: Kb; onClose: () => void; onSaved: (kb: Kb) => void }) {
+  const { t } = useTranslation();
   const { client, desktop } = useApi();
   const presets = useQuery(() => client.listModelPresets({}), [client], { enabled: opened });
   const [name, setName] = useState('');
@@ -64,8 +68,7 @@ export function KbForm({ opened, kb, onClose, onSaved }: { opened: boolean; kb?:
     }
   }, [opened, kb, desktop]);
 
-  const idError =
-    !kb && kbId && !KB_ID.test(kbId) ? 'Lower-case letters, digits, - and _ (up to 64), starting with a letter or digit' : undefined;
+  const idError = !kb && kbId && !KB_ID.test(kbId) ? t('kbForm.idError') : undefined;
   const modelOptions = (presets.data ?? []).filter((p) => p.kind === 'embedding').map((p) => p.name);
 
   async function submit(e: FormEvent) {
@@ -95,12 +98,18 @@ export function KbForm({ opened, kb, onClose, onSaved }: { opened: boolean; kb?:
 
   const canSave = (kb || (kbId && !idError)) && chunkingValid(chunking);
   return (
-    <Modal opened={opened} onClose={onClose} title={kb ? `Edit ${kb.name}` : 'New knowledge base'} size="lg">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={kb ? t('kbForm.editTitle', { name: kb.name }) : t('kbForm.newTitle')}
+      size="lg"
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <form onSubmit={submit}>
         <Stack>
           <TextInput
-            label="Name"
-            placeholder="Product handbook"
+            label={t('common.name')}
+            placeholder={t('kbForm.namePlaceholder')}
             value={name}
             data-autofocus
             onChange={(e) => {
@@ -110,8 +119,8 @@ export function KbForm({ opened, kb, onClose, onSaved }: { opened: boolean; kb?:
             }}
           />
           <TextInput
-            label="ID"
-            description="Used by agents and in URLs; cannot be changed later"
+            label={t('kbForm.id')}
+            description={t('kbForm.idDescription')}
             value={kbId}
             disabled={Boolean(kb)}
             required={!kb}
@@ -122,25 +131,21 @@ export function KbForm({ opened, kb, onClose, onSaved }: { opened: boolean; kb?:
             }}
           />
           <Textarea
-            label="Description"
-            description="Agents see it when they list knowledge bases"
+            label={t('kbForm.description')}
+            description={t('kbForm.descriptionHint')}
             autosize
             minRows={2}
             value={description}
             onChange={(e) => setDescription(e.currentTarget.value)}
           />
           <Group grow>
-            <TextInput label="Department" value={department} onChange={(e) => setDepartment(e.currentTarget.value)} />
-            <TagsInput label="Languages" description="Press Enter after each, e.g. en, ru, zh" value={languages} onChange={setLanguages} />
+            <TextInput label={t('kbForm.department')} value={department} onChange={(e) => setDepartment(e.currentTarget.value)} />
+            <TagsInput label={t('kbForm.languages')} description={t('kbForm.languagesHint')} value={languages} onChange={setLanguages} />
           </Group>
           <Autocomplete
-            label="Embedding model"
-            description={
-              kb
-                ? 'Changing it re-embeds every chunk in the background; search keeps using the current model until it is done'
-                : 'A preset name, or the absolute path of a model folder; empty: the default'
-            }
-            placeholder="multilingual"
+            label={t('kbForm.model')}
+            description={kb ? t('kbForm.modelHintEdit') : t('kbForm.modelHintNew')}
+            placeholder={DEFAULT_MODEL_PRESET}
             data={modelOptions}
             value={model}
             onChange={setModel}
@@ -153,16 +158,16 @@ export function KbForm({ opened, kb, onClose, onSaved }: { opened: boolean; kb?:
             />
           )}
           <Text fw={500} size="sm">
-            Chunking defaults
+            {t('kbForm.chunkingDefaults')}
           </Text>
           <ChunkingFields value={chunking} onChange={setChunking} idPrefix="kb-form" />
-          <ErrorAlert error={error} title="Could not save" />
+          <ErrorAlert error={error} title={t('kbForm.saveError')} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
-              Cancel
+              {t('common.cancel')}
             </Button>
             <Button type="submit" loading={busy} disabled={!canSave}>
-              {kb ? 'Save' : 'Create'}
+              {kb ? t('common.save') : t('common.create')}
             </Button>
           </Group>
         </Stack>

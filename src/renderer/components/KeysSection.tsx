@@ -1,16 +1,19 @@
 import { Alert, Badge, Button, Group, MultiSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { ApiKeyInfo, CreatedKey, KbRights } from '../../shared/contract/index.js';
 import { useClient } from '../api/context.js';
+import { useFormat } from '../i18n/format.js';
+import type { T } from '../i18n/index.js';
 import { useQuery } from '../lib/use-query.js';
-import { ConfirmModal, CopyBlock, EmptyHint, ErrorAlert, formatDate } from './common.js';
+import { ConfirmModal, CopyBlock, EmptyHint, ErrorAlert } from './common.js';
 import { IconKey } from './icons.js';
 
 const ALL = '*';
 
-function rightsLabel(r: KbRights): string {
-  if (r === '*') return 'all KBs';
-  return r.length === 0 ? 'none' : r.join(', ');
+function rightsLabel(r: KbRights, t: T): string {
+  if (r === '*') return t('keys.allShort');
+  return r.length === 0 ? t('keys.none') : r.join(t('common.listSeparator'));
 }
 
 function toRights(values: string[]): KbRights {
@@ -19,6 +22,8 @@ function toRights(values: string[]): KbRights {
 
 /** API keys for agents and the web console: create (shown once), per-KB read/write rights, revoke. */
 export function KeysSection() {
+  const { t } = useTranslation();
+  const f = useFormat();
   const client = useClient();
   const keys = useQuery(() => client.listKeys({}), [client]);
   const kbs = useQuery(() => client.listKbs({}), [client]);
@@ -30,10 +35,7 @@ export function KeysSection() {
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKeyInfo | null>(null);
 
-  const options = [
-    { value: ALL, label: 'All knowledge bases (also future ones)' },
-    ...(kbs.data ?? []).map((k) => ({ value: k.kb_id, label: k.name })),
-  ];
+  const options = [{ value: ALL, label: t('keys.allKbs') }, ...(kbs.data ?? []).map((k) => ({ value: k.kb_id, label: k.name }))];
   // Picking "all" replaces the single KBs, and a single KB replaces "all".
   const pick = (set: (v: string[]) => void) => (values: string[]) => {
     const last = values[values.length - 1];
@@ -61,67 +63,77 @@ export function KeysSection() {
     <Paper withBorder p="md" component="section" aria-labelledby="keys-title" data-testid="keys-section">
       <Stack>
         <Title order={3} size="h4" id="keys-title">
-          API keys
+          {t('keys.title')}
         </Title>
         <Text size="sm" c="dimmed">
-          Give each agent or person its own key, limited to the knowledge bases it needs. Write implies read.
+          {t('keys.intro')}
         </Text>
-        {denied ? (
-          <Alert color="yellow">Only the owner can manage keys. Sign in with the owner token to create or revoke keys.</Alert>
-        ) : (
-          <ErrorAlert error={keys.error} title="Could not list keys" />
-        )}
+        {denied ? <Alert color="yellow">{t('keys.ownerOnly')}</Alert> : <ErrorAlert error={keys.error} title={t('keys.listError')} />}
         {created && (
           <Alert
             color="teal"
-            title={`Key “${created.name}” created — copy it now`}
+            title={t('keys.created', { name: created.name })}
             data-testid="created-key"
             withCloseButton
             onClose={() => setCreated(null)}
-            closeButtonLabel="Hide the key"
+            closeButtonLabel={t('keys.hide')}
           >
             <Text size="sm" mb="xs">
-              This is the only time the key is shown; ragdesk keeps only its hash.
+              {t('keys.shownOnce')}
             </Text>
-            <CopyBlock value={created.key} label="Copy the new key" />
+            <CopyBlock value={created.key} label={t('keys.copyNew')} />
           </Alert>
         )}
         {!denied && (
-          <form onSubmit={create} aria-label="Create an API key">
+          <form onSubmit={create} aria-label={t('keys.createLabel')}>
             <Group align="flex-end">
               <TextInput
-                label="Name"
-                placeholder="cursor-laptop"
+                label={t('common.name')}
+                placeholder={t('keys.namePlaceholder')}
                 value={name}
                 onChange={(e) => setName(e.currentTarget.value)}
                 required
                 w={200}
               />
-              <MultiSelect label="May read" data={options} value={read} onChange={pick(setRead)} placeholder="none" w={260} />
-              <MultiSelect label="May write" data={options} value={write} onChange={pick(setWrite)} placeholder="none" w={260} />
+              <MultiSelect
+                label={t('keys.mayRead')}
+                data={options}
+                value={read}
+                onChange={pick(setRead)}
+                placeholder={t('keys.none')}
+                w={260}
+              />
+              <MultiSelect
+                label={t('keys.mayWrite')}
+                data={options}
+                value={write}
+                onChange={pick(setWrite)}
+                placeholder={t('keys.none')}
+                w={260}
+              />
               <Button type="submit" loading={busy} disabled={!name.trim()} leftSection={<IconKey size={16} />}>
-                Create key
+                {t('keys.create')}
               </Button>
             </Group>
           </form>
         )}
-        <ErrorAlert error={error} title="Could not create the key" />
+        <ErrorAlert error={error} title={t('keys.createError')} />
         {keys.data && keys.data.length === 0 && (
-          <EmptyHint title="No API keys yet" icon={<IconKey size={28} />}>
-            Create one above for each agent; paste it into the agent's config on “Connect an agent”.
+          <EmptyHint title={t('keys.emptyTitle')} icon={<IconKey size={28} />}>
+            {t('keys.emptyText')}
           </EmptyHint>
         )}
         {keys.data && keys.data.length > 0 && (
-          <Table verticalSpacing="xs" aria-label="API keys" data-testid="keys-table">
+          <Table verticalSpacing="xs" aria-label={t('keys.title')} data-testid="keys-table">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Key</Table.Th>
-                <Table.Th>Read</Table.Th>
-                <Table.Th>Write</Table.Th>
-                <Table.Th>Last used</Table.Th>
+                <Table.Th>{t('common.name')}</Table.Th>
+                <Table.Th>{t('keys.colKey')}</Table.Th>
+                <Table.Th>{t('keys.colRead')}</Table.Th>
+                <Table.Th>{t('keys.colWrite')}</Table.Th>
+                <Table.Th>{t('keys.colLastUsed')}</Table.Th>
                 <Table.Th>
-                  <span className="sr-only">Revoke</span>
+                  <span className="sr-only">{t('keys.revoke')}</span>
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -134,12 +146,18 @@ export function KeysSection() {
                       {k.prefix}…
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{rightsLabel(k.read)}</Table.Td>
-                  <Table.Td>{rightsLabel(k.write)}</Table.Td>
-                  <Table.Td>{formatDate(k.last_used_at)}</Table.Td>
+                  <Table.Td>{rightsLabel(k.read, t)}</Table.Td>
+                  <Table.Td>{rightsLabel(k.write, t)}</Table.Td>
+                  <Table.Td>{f.date(k.last_used_at)}</Table.Td>
                   <Table.Td>
-                    <Button size="xs" color="red" variant="subtle" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
-                      Revoke
+                    <Button
+                      size="xs"
+                      color="red"
+                      variant="subtle"
+                      onClick={() => setRevoking(k)}
+                      aria-label={t('keys.revokeNamed', { name: k.name })}
+                    >
+                      {t('keys.revoke')}
                     </Button>
                   </Table.Td>
                 </Table.Tr>
@@ -150,8 +168,8 @@ export function KeysSection() {
       </Stack>
       <ConfirmModal
         opened={revoking !== null}
-        title="Revoke key?"
-        confirmLabel="Revoke"
+        title={t('keys.revokeTitle')}
+        confirmLabel={t('keys.revoke')}
         onClose={() => setRevoking(null)}
         onConfirm={async () => {
           if (!revoking) return;
@@ -159,7 +177,7 @@ export function KeysSection() {
           keys.reload();
         }}
       >
-        Agents using <b>{revoking?.name}</b> lose access at once.
+        <Trans i18nKey="keys.revokeText" values={{ name: revoking?.name ?? '' }} components={{ b: <b /> }} />
       </ConfirmModal>
     </Paper>
   );

@@ -1,32 +1,31 @@
 import { Alert, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ModelChange } from '../../shared/contract/index.js';
 import { useApi } from '../api/context.js';
+import { useFormat, type Formatters } from '../i18n/format.js';
+import type { T } from '../i18n/index.js';
 import { useQuery } from '../lib/use-query.js';
 import { ErrorAlert } from './common.js';
 
 const ACTIVE = new Set(['running', 'indexing', 'interrupted', 'failed']);
 
-function eta(ms: number | null): string {
-  if (ms === null) return '';
-  const s = Math.round(ms / 1000);
-  return s >= 120 ? ` · about ${Math.round(s / 60)} min left` : ` · about ${s} s left`;
-}
-
-function label(m: ModelChange): string {
+function label(m: ModelChange, t: T, f: Formatters): string {
   switch (m.state) {
-    case 'running':
-      return `Re-embedding with ${m.to_model}: ${m.chunks_done} of ${m.chunks_total} chunks${eta(m.eta_ms)}`;
+    case 'running': {
+      const progress = t('modelChange.running', { model: m.to_model, done: f.number(m.chunks_done), total: f.number(m.chunks_total) });
+      return m.eta_ms === null ? progress : `${progress} · ${t('modelChange.eta', { time: f.duration(m.eta_ms) })}`;
+    }
     case 'indexing':
-      return `Building the search indexes for ${m.to_model}`;
+      return t('modelChange.indexing', { model: m.to_model });
     case 'interrupted':
-      return `Stopped at ${m.chunks_done} of ${m.chunks_total} chunks; it resumes when ragdesk starts again`;
+      return t('modelChange.interrupted', { done: f.number(m.chunks_done), total: f.number(m.chunks_total) });
     case 'failed':
-      return `Failed: ${m.error ?? 'unknown error'}`;
+      return t('modelChange.failed', { model: m.from_model });
     case 'done':
-      return `Now using ${m.to_model}`;
+      return t('modelChange.done', { model: m.to_model });
     case 'cancelled':
-      return `Cancelled; the knowledge base keeps ${m.from_model}`;
+      return t('modelChange.cancelled', { model: m.from_model });
   }
 }
 
@@ -35,6 +34,8 @@ function label(m: ModelChange): string {
  * until the change is swapped in, so the dialog can be closed at any time. `since` shows a change finished after it.
  */
 export function ModelChangeProgress({ kbId, since, onDone }: { kbId: string; since?: string | undefined; onDone?: () => void }) {
+  const { t } = useTranslation();
+  const f = useFormat();
   const { client } = useApi();
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -69,22 +70,29 @@ export function ModelChangeProgress({ kbId, since, onDone }: { kbId: string; sin
   return (
     <Alert
       color={m.state === 'failed' ? 'red' : m.state === 'done' ? 'green' : 'blue'}
-      title="Embedding model change"
+      title={t('modelChange.title')}
       data-testid="model-change"
     >
       <Stack gap="xs">
-        <Text size="sm">{label(m)}</Text>
-        {active && <Progress value={pct} animated={m.state === 'running' || m.state === 'indexing'} aria-label="Model change progress" />}
-        {active && (
-          <Text size="xs" c="dimmed">
-            Search keeps using {m.from_model} until the change is complete.
+        <Text size="sm">{label(m, t, f)}</Text>
+        {m.state === 'failed' && m.error && (
+          <Text size="xs" c="dimmed" title={t('common.serverSaid')}>
+            {m.error}
           </Text>
         )}
-        <ErrorAlert error={error} title="Could not cancel" />
+        {active && (
+          <Progress value={pct} animated={m.state === 'running' || m.state === 'indexing'} aria-label={t('modelChange.progress')} />
+        )}
+        {active && (
+          <Text size="xs" c="dimmed">
+            {t('modelChange.keepsUsing', { model: m.from_model })}
+          </Text>
+        )}
+        <ErrorAlert error={error} title={t('modelChange.cancelError')} />
         {active && (
           <Group justify="flex-end">
             <Button size="xs" variant="default" color="red" loading={busy} onClick={() => void cancel()}>
-              Cancel model change
+              {t('modelChange.cancel')}
             </Button>
           </Group>
         )}

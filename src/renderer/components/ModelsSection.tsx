@@ -1,7 +1,10 @@
 import { Badge, Button, Group, Paper, Progress, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ImportedModel, ModelStatus } from '../../shared/contract/index.js';
 import { useClient } from '../api/context.js';
+import type { T } from '../i18n/index.js';
+import { useFormat } from '../i18n/format.js';
 import { useQuery } from '../lib/use-query.js';
 import { ErrorAlert } from './common.js';
 
@@ -13,30 +16,67 @@ const STATE_COLOR: Record<ModelStatus['state'], string> = {
   error: 'red',
 };
 
+function stateLabel(state: ModelStatus['state'], t: T): string {
+  switch (state) {
+    case 'loaded':
+      return t('models.stateLoaded');
+    case 'missing':
+      return t('models.stateMissing');
+    case 'downloading':
+      return t('models.stateDownloading');
+    case 'loading':
+      return t('models.stateLoading');
+    case 'error':
+      return t('models.stateError2');
+  }
+}
+
+const kindLabel = (kind: string, t: T) =>
+  kind === 'embedding' ? t('models.kindEmbedding') : kind === 'rerank' ? t('models.kindRerank') : kind;
+
+/** The presets' descriptions in the UI language (the server's are English, for agents and the CLI). */
+function presetDescription(name: string, fallback: string, t: T): string {
+  switch (name) {
+    case 'multilingual':
+      return t('models.presetMultilingual');
+    case 'english':
+      return t('models.presetEnglish');
+    case 'rerank':
+      return t('models.presetRerank');
+    default:
+      return fallback;
+  }
+}
+
 function StateBadge({ status }: { status: ModelStatus | undefined }) {
+  const { t } = useTranslation();
+  const f = useFormat();
   if (!status)
     return (
       <Badge color="gray" variant="light" style={{ overflow: 'visible' }}>
-        not loaded
+        {t('models.stateNotLoaded')}
       </Badge>
     );
   return (
     <Stack gap={2}>
       <Badge color={STATE_COLOR[status.state]} variant="light" style={{ overflow: 'visible' }}>
-        {status.state}
-        {status.state === 'downloading' && status.progress !== undefined ? ` ${Math.round(status.progress * 100)}%` : ''}
+        {stateLabel(status.state, t)}
+        {status.state === 'downloading' && status.progress !== undefined ? ` ${f.percent(status.progress)}` : ''}
       </Badge>
       {status.state === 'downloading' && (
-        <Progress value={(status.progress ?? 0) * 100} size="sm" aria-label={`Downloading ${status.model}`} />
+        <Progress value={(status.progress ?? 0) * 100} size="sm" aria-label={t('models.downloading', { model: status.model })} />
       )}
       {status.error && (
         <Text size="xs" c="red">
-          {status.error}
+          {status.state === 'missing' ? t('models.errorMissing') : t('models.errorFailed')}{' '}
+          <Text span size="xs" c="dimmed" title={t('common.serverSaid')}>
+            {status.error}
+          </Text>
         </Text>
       )}
       {status.imported_at && (
         <Text size="xs" c="dimmed">
-          imported: works offline
+          {t('models.importedOffline')}
         </Text>
       )}
     </Stack>
@@ -45,6 +85,7 @@ function StateBadge({ status }: { status: ModelStatus | undefined }) {
 
 /** Presets and models in use: state (loaded / missing / downloading), download with progress, or load a folder. */
 export function ModelsSection() {
+  const { t } = useTranslation();
   const client = useClient();
   const [pending, setPending] = useState<Set<string>>(new Set());
   const [error, setError] = useState<unknown>(null);
@@ -96,23 +137,23 @@ export function ModelsSection() {
     <Paper withBorder p="md" component="section" aria-labelledby="models-title">
       <Stack>
         <Title order={3} size="h4" id="models-title">
-          Models
+          {t('models.title')}
         </Title>
         <Text size="sm" c="dimmed">
-          Models run on this machine. They download once into the data folder; without one, full-text search still works.
+          {t('models.intro')}
         </Text>
-        <ErrorAlert error={error} title="Could not load the model" />
-        <ErrorAlert error={presets.error ?? status.error} title="Could not read model state" />
+        <ErrorAlert error={error} title={t('models.loadError')} />
+        <ErrorAlert error={presets.error ?? status.error} title={t('models.stateError')} />
         <Table.ScrollContainer minWidth={700}>
-          <Table verticalSpacing="sm" aria-label="Model presets">
+          <Table verticalSpacing="sm" aria-label={t('models.tableLabel')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Preset</Table.Th>
-                <Table.Th>Kind</Table.Th>
-                <Table.Th>Languages</Table.Th>
-                <Table.Th miw={130}>State</Table.Th>
+                <Table.Th>{t('models.colPreset')}</Table.Th>
+                <Table.Th>{t('models.colKind')}</Table.Th>
+                <Table.Th>{t('models.colLanguages')}</Table.Th>
+                <Table.Th miw={130}>{t('models.colState')}</Table.Th>
                 <Table.Th>
-                  <span className="sr-only">Action</span>
+                  <span className="sr-only">{t('models.colAction')}</span>
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -126,11 +167,13 @@ export function ModelsSection() {
                         {p.name}
                       </Text>
                       <Text size="xs" c="dimmed">
-                        {p.description}
+                        {presetDescription(p.name, p.description, t)}
                       </Text>
                     </Table.Td>
-                    <Table.Td>{p.kind}</Table.Td>
-                    <Table.Td>{p.languages.join(', ')}</Table.Td>
+                    <Table.Td>{kindLabel(p.kind, t)}</Table.Td>
+                    <Table.Td>
+                      {p.languages.map((l) => (l === 'multilingual' ? t('models.multilingual') : l)).join(t('common.listSeparator'))}
+                    </Table.Td>
                     <Table.Td>
                       <StateBadge status={s} />
                     </Table.Td>
@@ -141,9 +184,9 @@ export function ModelsSection() {
                         loading={pending.has(p.name)}
                         disabled={s?.state === 'loaded'}
                         onClick={() => void load(p.name, p.kind)}
-                        aria-label={`Download and load ${p.name}`}
+                        aria-label={t('models.downloadNamed', { model: p.name })}
                       >
-                        {s?.state === 'loaded' ? 'Loaded' : 'Download & load'}
+                        {s?.state === 'loaded' ? t('models.loaded') : t('models.download')}
                       </Button>
                     </Table.Td>
                   </Table.Tr>
@@ -156,10 +199,11 @@ export function ModelsSection() {
                       {s.model}
                     </Text>
                     <Text size="xs" c="dimmed">
-                      folder model{s.dim ? ` · ${s.dim}-d` : ''}
+                      {t('models.folderModel')}
+                      {s.dim ? ` · ${t('models.dims', { dim: s.dim })}` : ''}
                     </Text>
                   </Table.Td>
-                  <Table.Td>{s.kind}</Table.Td>
+                  <Table.Td>{kindLabel(s.kind, t)}</Table.Td>
                   <Table.Td>—</Table.Td>
                   <Table.Td>
                     <StateBadge status={s} />
@@ -172,8 +216,8 @@ export function ModelsSection() {
         </Table.ScrollContainer>
         <Group align="flex-end">
           <TextInput
-            label="Load a model from a folder"
-            description="The absolute path of a transformers.js model folder (config.json, tokenizer.json, onnx/)"
+            label={t('models.folder')}
+            description={t('models.folderHint')}
             value={folder}
             onChange={(e) => setFolder(e.currentTarget.value)}
             style={{ flex: 1 }}
@@ -184,23 +228,24 @@ export function ModelsSection() {
             loading={pending.has(folder.trim())}
             onClick={() => void load(folder.trim(), 'embedding')}
           >
-            Load folder
+            {t('models.loadFolder')}
           </Button>
           <Button
             variant="light"
             disabled={!folder.trim()}
             loading={pending.has(folder.trim())}
             onClick={() => void importFolder(folder.trim())}
-            title="Check the folder and copy it into the data folder, for use without network"
+            title={t('models.importHint')}
           >
-            Import for offline use
+            {t('models.import')}
           </Button>
         </Group>
         {imported && (
           <Text size="sm" c="teal" role="status">
-            Imported {imported.model}
-            {imported.dim ? ` (${imported.dim}-d)` : ''} into the data folder: it loads from there, no download needed.
-            {imported.preset ? ` KBs on ${imported.preset} use it as they are.` : ` Choose ${imported.model} as a KB's model to use it.`}
+            {t('models.imported', { model: imported.model })}{' '}
+            {imported.preset
+              ? t('models.importedPreset', { preset: imported.preset })
+              : t('models.importedFolder', { model: imported.model })}
           </Text>
         )}
       </Stack>

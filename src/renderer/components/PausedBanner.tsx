@@ -1,14 +1,16 @@
 import { Alert, Button } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import type { DesktopClient } from '../../shared/desktop.js';
 import { useQuery } from '../lib/use-query.js';
 
 /** Desktop app only: indexing paused from the tray holds new files until resumed. */
 export function PausedBanner({ desktop }: { desktop: DesktopClient }) {
+  const { t } = useTranslation();
   const info = useQuery(() => desktop.appInfo({}), [desktop], { intervalMs: 3000 });
   if (!info.data?.indexing_paused) return null;
   return (
-    <Alert color="yellow" title="Indexing is paused" role="status">
-      Files you add wait until indexing resumes (tray menu → Resume indexing).{' '}
+    <Alert color="yellow" title={t('paused.title')} role="status">
+      {t('paused.text')}{' '}
       <Button
         size="xs"
         variant="light"
@@ -17,7 +19,7 @@ export function PausedBanner({ desktop }: { desktop: DesktopClient }) {
           void desktop.setIndexingPaused({ paused: false }).then(info.reload);
         }}
       >
-        Resume now
+        {t('paused.resume')}
       </Button>
     </Alert>
   );

@@ -1,9 +1,11 @@
 import { Badge, Button, Group, Paper, Progress, Stack, Switch, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Job, Source } from '../../shared/contract/index.js';
 import { useClient } from '../api/context.js';
+import { useFormat } from '../i18n/format.js';
 import { useQuery } from '../lib/use-query.js';
-import { ConfirmModal, ErrorAlert, formatDate } from './common.js';
+import { ConfirmModal, ErrorAlert } from './common.js';
 import { IconFolder, IconPlus, IconTrash } from './icons.js';
 
 const splitGlobs = (s: string) =>
@@ -12,38 +14,58 @@ const splitGlobs = (s: string) =>
     .map((g) => g.trim())
     .filter(Boolean);
 
+const STATE_LABEL = {
+  idle: 'sources.stateIdle',
+  syncing: 'sources.stateSyncing',
+  paused: 'sources.statePaused',
+  error: 'sources.stateError',
+} as const satisfies Record<Source['state'], string>;
+
 function StateBadge({ source }: { source: Source }) {
+  const { t } = useTranslation();
   const color = { idle: 'teal', syncing: 'blue', paused: 'gray', error: 'red' }[source.state];
   const badge = (
-    <Badge color={color} variant="light" data-testid="source-state">
-      {source.state}
+    <Badge color={color} variant="light" data-testid="source-state" data-state={source.state}>
+      {t(STATE_LABEL[source.state])}
     </Badge>
   );
   return (
     <Stack gap={2} align="flex-start">
       {source.last_error ? (
-        <Tooltip label={source.last_error} multiline w={320} withArrow>
+        <Tooltip label={t('sources.lastError', { message: source.last_error })} multiline w={320} withArrow>
           {badge}
         </Tooltip>
       ) : (
         badge
       )}
       <Text size="xs" c="dimmed">
-        {source.watching ? 'watching for changes' : source.paused ? 'not watched' : 'synced on demand'}
+        {source.watching ? t('sources.watching') : source.paused ? t('sources.notWatched') : t('sources.onDemand')}
       </Text>
     </Stack>
   );
 }
 
 function JobProgress({ job }: { job: Job }) {
+  const { t } = useTranslation();
+  const f = useFormat();
   const p = job.progress;
-  const pct = p.files_total ? Math.round((p.files_done / p.files_total) * 100) : 0;
-  const eta = p.eta_ms === null ? '' : ` · about ${Math.max(1, Math.round(p.eta_ms / 1000))} s left`;
+  const fraction = p.files_total ? p.files_done / p.files_total : 0;
+  const eta = p.eta_ms === null ? '' : ` · ${t('sources.timeLeft', { time: f.duration(p.eta_ms) })}`;
   return (
     <Stack gap={2}>
-      <Progress value={pct} size="sm" aria-label={`Sync progress ${pct}%`} animated />
+      <Progress
+        value={Math.round(fraction * 100)}
+        size="sm"
+        aria-label={t('sources.syncProgress', { percent: f.percent(fraction) })}
+        animated
+      />
       <Text size="xs" c="dimmed">
-        {p.files_done}/{p.files_total} files · {p.chunks} chunks{eta}
+        {t('sources.progress', {
+          done: p.files_done,
+          files: t('counts.files', { count: p.files_total }),
+          chunks: t('counts.chunks', { count: p.chunks }),
+        })}
+        {eta}
       </Text>
     </Stack>
   );
@@ -51,6 +73,8 @@ function JobProgress({ job }: { job: Job }) {
 
 /** Folders the KB keeps in sync: add one, see each with its last sync and counts, sync now, pause, remove. */
 export function SourcesPanel({ kbId, onChanged }: { kbId: string; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const f = useFormat();
   const client = useClient();
   const [folder, setFolder] = useState('');
   const [include, setInclude] = useState('');
@@ -103,15 +127,15 @@ export function SourcesPanel({ kbId, onChanged }: { kbId: string; onChanged: () 
     <Paper withBorder p="md" component="section" aria-labelledby="sources-title">
       <Stack>
         <Title order={3} size="h4" id="sources-title">
-          Folder sources
+          {t('sources.title')}
         </Title>
         <Text size="sm" c="dimmed">
-          A folder on this machine kept in sync: new files are added, changed ones re-indexed, deleted ones removed, while ragdesk runs.
+          {t('sources.intro')}
         </Text>
         <Group align="flex-end" wrap="wrap">
           <TextInput
-            label="Folder path"
-            placeholder="/home/me/Documents/handbook"
+            label={t('sources.folderPath')}
+            placeholder={t('sources.folderPlaceholder')}
             value={folder}
             onChange={(e) => setFolder(e.currentTarget.value)}
             leftSection={<IconFolder size={14} />}
@@ -119,38 +143,40 @@ export function SourcesPanel({ kbId, onChanged }: { kbId: string; onChanged: () 
             style={{ flex: 1 }}
           />
           <TextInput
-            label="Include"
-            placeholder="*.md, *.pdf (all files)"
+            label={t('sources.include')}
+            placeholder={t('sources.includePlaceholder')}
             value={include}
             onChange={(e) => setInclude(e.currentTarget.value)}
             w={200}
           />
           <TextInput
-            label="Exclude"
-            placeholder="drafts, *.tmp"
+            label={t('sources.exclude')}
+            placeholder={t('sources.excludePlaceholder')}
             value={exclude}
             onChange={(e) => setExclude(e.currentTarget.value)}
             w={160}
           />
-          <Switch label="Subfolders" checked={recursive} onChange={(e) => setRecursive(e.currentTarget.checked)} mb={8} />
+          <Switch label={t('sources.subfolders')} checked={recursive} onChange={(e) => setRecursive(e.currentTarget.checked)} mb={8} />
           <Button leftSection={<IconPlus size={16} />} onClick={() => void add()} loading={busy === 'add'} disabled={!folder.trim()}>
-            Add folder
+            {t('sources.addFolder')}
           </Button>
         </Group>
-        <ErrorAlert error={error ?? sources.error} title="Folder sources" />
+        <ErrorAlert error={error ?? sources.error} title={t('sources.error')} />
         {list.length > 0 && (
           <Table.ScrollContainer minWidth={720}>
-            <Table verticalSpacing="xs" aria-label="Folder sources" data-testid="sources-table">
+            <Table verticalSpacing="xs" aria-label={t('sources.title')} data-testid="sources-table">
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Folder</Table.Th>
-                  <Table.Th>State</Table.Th>
-                  <Table.Th>Last sync</Table.Th>
-                  <Table.Th ta="right">Files</Table.Th>
-                  <Table.Th ta="right">Indexed</Table.Th>
-                  <Table.Th ta="right">Skipped</Table.Th>
-                  <Table.Th ta="right">Failed</Table.Th>
-                  <Table.Th />
+                  <Table.Th>{t('sources.colFolder')}</Table.Th>
+                  <Table.Th>{t('sources.colState')}</Table.Th>
+                  <Table.Th>{t('sources.colLastSync')}</Table.Th>
+                  <Table.Th ta="right">{t('sources.colFiles')}</Table.Th>
+                  <Table.Th ta="right">{t('sources.colIndexed')}</Table.Th>
+                  <Table.Th ta="right">{t('sources.colSkipped')}</Table.Th>
+                  <Table.Th ta="right">{t('sources.colFailed')}</Table.Th>
+                  <Table.Th>
+                    <span className="sr-only">{t('sources.colActions')}</span>
+                  </Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -162,23 +188,23 @@ export function SourcesPanel({ kbId, onChanged }: { kbId: string; onChanged: () 
                         {s.path}
                         <Text size="xs" c="dimmed">
                           {s.source_id}
-                          {s.include.length ? ` · only ${s.include.join(', ')}` : ''}
-                          {s.exclude.length ? ` · not ${s.exclude.join(', ')}` : ''}
-                          {s.recursive ? '' : ' · top folder only'}
+                          {s.include.length ? ` · ${t('sources.only', { globs: s.include.join(', ') })}` : ''}
+                          {s.exclude.length ? ` · ${t('sources.not', { globs: s.exclude.join(', ') })}` : ''}
+                          {s.recursive ? '' : ` · ${t('sources.topOnly')}`}
                         </Text>
                       </Table.Td>
                       <Table.Td>
                         <StateBadge source={s} />
                         {job && <JobProgress job={job} />}
                       </Table.Td>
-                      <Table.Td>{formatDate(s.last_sync_at)}</Table.Td>
-                      <Table.Td ta="right">{s.counts.files}</Table.Td>
-                      <Table.Td ta="right">{s.counts.indexed}</Table.Td>
-                      <Table.Td ta="right">{s.counts.skipped}</Table.Td>
+                      <Table.Td>{f.date(s.last_sync_at)}</Table.Td>
+                      <Table.Td ta="right">{f.number(s.counts.files)}</Table.Td>
+                      <Table.Td ta="right">{f.number(s.counts.indexed)}</Table.Td>
+                      <Table.Td ta="right">{f.number(s.counts.skipped)}</Table.Td>
                       <Table.Td ta="right">
                         {s.counts.failed ? (
                           <Text span c="red" size="sm">
-                            {s.counts.failed}
+                            {f.number(s.counts.failed)}
                           </Text>
                         ) : (
                           0
@@ -195,7 +221,7 @@ export function SourcesPanel({ kbId, onChanged }: { kbId: string; onChanged: () 
                               void act(`sync:${s.source_id}`, () => client.syncSource({ source_id: s.source_id, wait: false }))
                             }
                           >
-                            Sync now
+                            {t('sources.syncNow')}
                           </Button>
                           <Button
                             size="xs"
@@ -207,9 +233,15 @@ export function SourcesPanel({ kbId, onChanged }: { kbId: string; onChanged: () 
                               )
                             }
                           >
-                            {s.paused ? 'Resume' : 'Pause'}
+                            {s.paused ? t('sources.resume') : t('sources.pause')}
                           </Button>
-                          <Button size="xs" color="red" variant="subtle" aria-label={`Remove ${s.path}`} onClick={() => setRemoving(s)}>
+                          <Button
+                            size="xs"
+                            color="red"
+                            variant="subtle"
+                            aria-label={t('sources.removeNamed', { path: s.path })}
+                            onClick={() => setRemoving(s)}
+                          >
                             <IconTrash size={14} />
                           </Button>
                         </Group>
@@ -224,8 +256,8 @@ export function SourcesPanel({ kbId, onChanged }: { kbId: string; onChanged: () 
       </Stack>
       <ConfirmModal
         opened={removing !== null}
-        title="Remove this folder source?"
-        confirmLabel="Remove"
+        title={t('sources.removeTitle')}
+        confirmLabel={t('common.remove')}
         onClose={() => setRemoving(null)}
         onConfirm={async () => {
           if (!removing) return;
@@ -234,7 +266,7 @@ export function SourcesPanel({ kbId, onChanged }: { kbId: string; onChanged: () 
           onChanged();
         }}
       >
-        The {removing?.counts.indexed ?? 0} documents it brought are deleted from the knowledge base. The folder itself is not touched.
+        {t('sources.removeText', { documents: t('counts.documents', { count: removing?.counts.indexed ?? 0 }) })}
       </ConfirmModal>
     </Paper>
   );

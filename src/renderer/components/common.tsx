@@ -1,6 +1,8 @@
 import { ActionIcon, Alert, Button, Code, CopyButton, EmptyState, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
-import { describeError } from '../api/errors.js';
+import { useTranslation } from 'react-i18next';
+import { localizeError, type ErrorContext } from '../api/errors.js';
+import { useFormat } from '../i18n/format.js';
 import { IconCheck, IconCopy } from './icons.js';
 
 /** What to do next when a list is empty. */
@@ -22,22 +24,40 @@ export function EmptyHint({
   );
 }
 
-/** An error with its stable code. */
-export function ErrorAlert({ error, title = 'Something went wrong' }: { error: unknown; title?: string }) {
-  if (!error) return null;
-  const { code, message } = describeError(error);
+/** The localised sentence for an error's code, then its stable code and the server's own message, smaller. */
+export function ErrorText({ error, context }: { error: unknown; context?: ErrorContext }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const e = localizeError(error, t, f, context);
   return (
-    <Alert color="red" title={title} role="alert">
-      <Code>{code}</Code> {message}
+    <>
+      <Text size="sm" component="span" display="block" data-testid="error-text">
+        {e.text}
+      </Text>
+      <Text size="xs" c="dimmed" component="span" display="block" mt={2} title={t('common.serverSaid')} data-testid="error-detail">
+        <Code>{e.code}</Code> {e.detail}
+      </Text>
+    </>
+  );
+}
+
+/** An error: what happened (title), why in the UI language, and its stable code with the server's message. */
+export function ErrorAlert({ error, title, context }: { error: unknown; title?: string; context?: ErrorContext }) {
+  const { t } = useTranslation();
+  if (!error) return null;
+  return (
+    <Alert color="red" title={title ?? t('common.somethingWentWrong')} role="alert">
+      <ErrorText error={error} {...(context ? { context } : {})} />
     </Alert>
   );
 }
 
 export function CopyIconButton({ value, label }: { value: string; label: string }) {
+  const { t } = useTranslation();
   return (
     <CopyButton value={value} timeout={1500}>
       {({ copied, copy }) => (
-        <Tooltip label={copied ? 'Copied' : label} withArrow>
+        <Tooltip label={copied ? t('common.copied') : label} withArrow>
           <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={label}>
             {copied ? <IconCheck /> : <IconCopy />}
           </ActionIcon>
@@ -49,6 +69,7 @@ export function CopyIconButton({ value, label }: { value: string; label: string 
 
 /** A block of text to copy (configs, keys). */
 export function CopyBlock({ value, label }: { value: string; label: string }) {
+  const { t } = useTranslation();
   return (
     <Stack gap={4}>
       <Group justify="flex-end" gap="xs">
@@ -62,7 +83,7 @@ export function CopyBlock({ value, label }: { value: string; label: string }) {
               onClick={copy}
               aria-label={label}
             >
-              {copied ? 'Copied' : 'Copy'}
+              {copied ? t('common.copied') : t('common.copy')}
             </Button>
           )}
         </CopyButton>
@@ -90,6 +111,7 @@ export function ConfirmModal({
   onConfirm: () => Promise<unknown>;
   onClose: () => void;
 }) {
+  const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   async function confirm() {
@@ -105,7 +127,7 @@ export function ConfirmModal({
     }
   }
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered>
+    <Modal opened={opened} onClose={onClose} title={title} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
       <Stack>
         <Text size="sm" component="div">
           {children}
@@ -113,7 +135,7 @@ export function ConfirmModal({
         <ErrorAlert error={error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} data-autofocus>
-            Cancel
+            {t('common.cancel')}
           </Button>
           <Button color="red" onClick={confirm} loading={busy}>
             {confirmLabel}
@@ -122,10 +144,4 @@ export function ConfirmModal({
       </Stack>
     </Modal>
   );
-}
-
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
 }

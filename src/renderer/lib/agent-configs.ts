@@ -13,8 +13,8 @@ export interface AgentConfig {
   id: string;
   client: string;
   transport: 'stdio' | 'http';
-  /** Where the snippet goes. */
-  where: string;
+  /** Where the snippet goes: a catalogue key (the words are the UI's). */
+  where: 'connect.whereClaude' | 'connect.whereCursor' | 'connect.whereVscode';
   text: string;
 }
 
@@ -38,21 +38,21 @@ export function agentConfigs(input: AgentConfigInput): AgentConfig[] {
       id: 'claude-desktop',
       client: 'Claude Desktop',
       transport: 'stdio',
-      where: 'Settings → Developer → Edit Config (claude_desktop_config.json)',
+      where: 'connect.whereClaude',
       text: json({ mcpServers: { [name]: stdioEntry(input) } }),
     },
     {
       id: 'cursor-stdio',
       client: 'Cursor',
       transport: 'stdio',
-      where: '~/.cursor/mcp.json (or .cursor/mcp.json in a project)',
+      where: 'connect.whereCursor',
       text: json({ mcpServers: { [name]: stdioEntry(input) } }),
     },
     {
       id: 'vscode-stdio',
       client: 'VS Code',
       transport: 'stdio',
-      where: '.vscode/mcp.json in your workspace (or "MCP: Open User Configuration")',
+      where: 'connect.whereVscode',
       text: json({ servers: { [name]: { type: 'stdio', ...stdioEntry(input) } } }),
     },
   ];
@@ -62,14 +62,14 @@ export function agentConfigs(input: AgentConfigInput): AgentConfig[] {
         id: 'cursor-http',
         client: 'Cursor',
         transport: 'http',
-        where: '~/.cursor/mcp.json (or .cursor/mcp.json in a project)',
+        where: 'connect.whereCursor',
         text: json({ mcpServers: { [name]: { url: input.httpUrl, headers } } }),
       },
       {
         id: 'vscode-http',
         client: 'VS Code',
         transport: 'http',
-        where: '.vscode/mcp.json in your workspace (or "MCP: Open User Configuration")',
+        where: 'connect.whereVscode',
         text: json({ servers: { [name]: { type: 'http', url: input.httpUrl, headers } } }),
       },
     );

@@ -74,15 +74,3 @@ export async function fileToBase64(file: Blob): Promise<string> {
   for (let i = 0; i < bytes.length; i += step) binary += String.fromCharCode(...bytes.subarray(i, i + step));
   return btoa(binary);
 }
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
-
-export function formatChars(n: number): string {
-  if (n < 1000) return `${n} chars`;
-  if (n < 1_000_000) return `${(n / 1000).toFixed(1)}k chars`;
-  return `${(n / 1_000_000).toFixed(1)}M chars`;
-}

@@ -1,4 +1,4 @@
-import { FILTER_OPS, type Filter, type FilterOp } from '../../shared/contract/index.js';
+import type { Filter, FilterOp } from '../../shared/contract/index.js';
 
 /** One row of the filter builder: `field op value`. */
 export interface FilterRow {
@@ -7,21 +7,6 @@ export interface FilterRow {
   op: FilterOp;
   value: string;
 }
-
-export const OP_LABELS: Record<FilterOp, string> = {
-  eq: '=',
-  ne: '≠',
-  in: 'in (comma list)',
-  nin: 'not in (comma list)',
-  gt: '>',
-  gte: '≥',
-  lt: '<',
-  lte: '≤',
-  contains: 'contains',
-  exists: 'exists (true/false)',
-};
-
-export const FILTER_OP_OPTIONS = FILTER_OPS.map((op) => ({ value: op, label: OP_LABELS[op] }));
 
 /** A typed value from the text the person typed, using the field's known type when there is one. */
 function coerce(raw: string, type: string | undefined): string | number | boolean {

@@ -1,5 +1,5 @@
 import type { AddResult } from '../../shared/contract/index.js';
-import { describeError } from '../api/errors.js';
+import { describeError, type DescribedError } from '../api/errors.js';
 
 /**
  * Where one file is: parse → chunk (the `preview` op) → embed + index (the `uploadFile` op, one call) → done,
@@ -16,7 +16,7 @@ export interface UploadJob {
   size: number;
   stage: UploadStage;
   chunks?: number;
-  error?: { code: string; message: string };
+  error?: DescribedError;
   result?: AddResult;
 }
 
@@ -29,15 +29,19 @@ export interface UploadDeps {
   signal?: AbortSignal;
 }
 
+export interface UploadTally {
+  done: number;
+  skipped: number;
+  failed: number;
+  cancelled: number;
+}
+
 /**
  * Ingest files one at a time. A failing file records its `{code, message}` and the rest keep going;
  * a cancel lets the file in flight finish and marks the others cancelled.
  */
-export async function runUploads(
-  jobs: readonly UploadJob[],
-  deps: UploadDeps,
-): Promise<{ done: number; skipped: number; failed: number; cancelled: number }> {
-  const tally = { done: 0, skipped: 0, failed: 0, cancelled: 0 };
+export async function runUploads(jobs: readonly UploadJob[], deps: UploadDeps): Promise<UploadTally> {
+  const tally: UploadTally = { done: 0, skipped: 0, failed: 0, cancelled: 0 };
   for (const job of jobs) {
     if (job.stage !== 'queued') continue;
     if (deps.signal?.aborted) {

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { describeError } from '../api/errors.js';
+import { describeError, type DescribedError } from '../api/errors.js';
 
 export interface QueryState<T> {
   data: T | undefined;
-  error: { code: string; message: string } | undefined;
+  error: DescribedError | undefined;
   loading: boolean;
   reload: () => void;
 }
@@ -18,7 +18,7 @@ export function useQuery<T>(
   options: { intervalMs?: number; enabled?: boolean } = {},
 ): QueryState<T> {
   const [data, setData] = useState<T>();
-  const [error, setError] = useState<{ code: string; message: string }>();
+  const [error, setError] = useState<DescribedError>();
   const [loading, setLoading] = useState(true);
   const [tick, setTick] = useState(0);
   const seq = useRef(0);

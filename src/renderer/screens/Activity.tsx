@@ -1,9 +1,12 @@
 import { Badge, Code, Group, Loader, Select, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { ActivityEntry } from '../../shared/contract/index.js';
 import { useClient } from '../api/context.js';
+import { localizeError } from '../api/errors.js';
 import { EmptyHint, ErrorAlert } from '../components/common.js';
 import { IconActivity } from '../components/icons.js';
+import { useFormat } from '../i18n/format.js';
 import { navigate } from '../lib/router.js';
 import { useQuery } from '../lib/use-query.js';
 
@@ -15,8 +18,12 @@ function summarizeArgs(args: Record<string, unknown>): string {
     .slice(0, 160);
 }
 
+const errorOf = (code: string) => ({ code, message: code });
+
 /** Recent MCP tool calls (client, tool, query, hits, latency, errors), refreshed live. */
 export function ActivityScreen() {
+  const { t } = useTranslation();
+  const f = useFormat();
   const client = useClient();
   const [live, setLive] = useState(true);
   const [tool, setTool] = useState<string | null>(null);
@@ -29,41 +36,48 @@ export function ActivityScreen() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>Activity</Title>
+        <Title order={2}>{t('activity.title')}</Title>
         <Group>
-          <Select placeholder="All tools" aria-label="Filter by tool" data={tools} value={tool} onChange={setTool} clearable w={200} />
-          <Switch label="Live" checked={live} onChange={(e) => setLive(e.currentTarget.checked)} />
-          {activity.loading && <Loader size="xs" aria-label="Refreshing" />}
+          <Select
+            placeholder={t('activity.allTools')}
+            aria-label={t('activity.filterByTool')}
+            data={tools}
+            value={tool}
+            onChange={setTool}
+            clearable
+            w={200}
+          />
+          <Switch label={t('activity.live')} checked={live} onChange={(e) => setLive(e.currentTarget.checked)} />
+          {activity.loading && <Loader size="xs" aria-label={t('activity.refreshing')} />}
         </Group>
       </Group>
-      <ErrorAlert error={activity.error} title="Could not read the activity log" />
+      <ErrorAlert error={activity.error} title={t('activity.readError')} />
       {activity.data && entries.length === 0 ? (
-        <EmptyHint title="No agent calls yet" icon={<IconActivity size={28} />}>
-          When an agent searches your knowledge bases over MCP, each call shows up here. Set one up under{' '}
-          <button type="button" className="link-button" onClick={() => navigate({ name: 'connect' })}>
-            Connect an agent
-          </button>
-          .
+        <EmptyHint title={t('activity.emptyTitle')} icon={<IconActivity size={28} />}>
+          <Trans
+            i18nKey="activity.emptyText"
+            components={{ link: <button type="button" className="link-button" onClick={() => navigate({ name: 'connect' })} /> }}
+          />
         </EmptyHint>
       ) : (
         <Table.ScrollContainer minWidth={800}>
-          <Table striped verticalSpacing="xs" aria-label="MCP calls" data-testid="activity-table">
+          <Table striped verticalSpacing="xs" aria-label={t('activity.tableLabel')} data-testid="activity-table">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Time</Table.Th>
-                <Table.Th>Client</Table.Th>
-                <Table.Th>Key</Table.Th>
-                <Table.Th>Tool</Table.Th>
-                <Table.Th>Query / arguments</Table.Th>
-                <Table.Th ta="right">Hits</Table.Th>
-                <Table.Th ta="right">Latency</Table.Th>
-                <Table.Th>Result</Table.Th>
+                <Table.Th>{t('activity.colTime')}</Table.Th>
+                <Table.Th>{t('activity.colClient')}</Table.Th>
+                <Table.Th>{t('activity.colKey')}</Table.Th>
+                <Table.Th>{t('activity.colTool')}</Table.Th>
+                <Table.Th>{t('activity.colArgs')}</Table.Th>
+                <Table.Th ta="right">{t('activity.colHits')}</Table.Th>
+                <Table.Th ta="right">{t('activity.colLatency')}</Table.Th>
+                <Table.Th>{t('activity.colResult')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {entries.map((e, i) => (
                 <Table.Tr key={`${e.time}-${i}`}>
-                  <Table.Td>{new Date(e.time).toLocaleTimeString()}</Table.Td>
+                  <Table.Td>{f.time(e.time)}</Table.Td>
                   <Table.Td>
                     {e.client ?? '—'}{' '}
                     <Text span size="xs" c="dimmed">
@@ -75,14 +89,16 @@ export function ActivityScreen() {
                     <Code>{e.tool}</Code>
                   </Table.Td>
                   <Table.Td style={{ overflowWrap: 'anywhere' }}>{summarizeArgs(e.args)}</Table.Td>
-                  <Table.Td ta="right">{e.hits ?? '—'}</Table.Td>
-                  <Table.Td ta="right">{Math.round(e.latency_ms)} ms</Table.Td>
+                  <Table.Td ta="right">{e.hits === null ? '—' : f.number(e.hits)}</Table.Td>
+                  <Table.Td ta="right">{f.milliseconds(e.latency_ms)}</Table.Td>
                   <Table.Td>
                     {e.error_code ? (
-                      <Badge color="red">{e.error_code}</Badge>
+                      <Badge color="red" style={{ textTransform: 'none' }} title={localizeError(errorOf(e.error_code), t, f).text}>
+                        {e.error_code}
+                      </Badge>
                     ) : (
                       <Badge color="teal" variant="light">
-                        ok
+                        {t('activity.ok')}
                       </Badge>
                     )}
                   </Table.Td>

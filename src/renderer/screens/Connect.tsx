@@ -1,5 +1,6 @@
 import { Alert, Anchor, Badge, Code, Group, Paper, PasswordInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { useApi } from '../api/context.js';
 import { CopyBlock, ErrorAlert } from '../components/common.js';
 import { agentConfigs, headlessStdio, type AgentConfigInput } from '../lib/agent-configs.js';
@@ -8,6 +9,7 @@ import { useQuery } from '../lib/use-query.js';
 
 /** Ready-to-copy MCP configs: Claude Desktop (stdio), Cursor and VS Code (stdio and HTTP with a bearer token). */
 export function ConnectScreen() {
+  const { t } = useTranslation();
   const { client, desktop, token: sessionToken } = useApi();
   const info = useQuery(() => (desktop ? desktop.appInfo({}) : Promise.resolve(null)), [desktop]);
   const diag = useQuery(() => client.diagnostic({}), [client]);
@@ -26,31 +28,25 @@ export function ConnectScreen() {
       ? `${info.data.server.url.replace(/\/$/, '')}/mcp`
       : null
     : `${window.location.origin}/mcp`;
-  const configs = agentConfigs({ stdio, httpUrl, token: token || '<your API key>' });
+  const configs = agentConfigs({ stdio, httpUrl, token: token || t('connect.tokenPlaceholder') });
 
   return (
     <Stack>
-      <Title order={2}>Connect an agent</Title>
+      <Title order={2}>{t('nav.connect')}</Title>
       <Text>
-        Agents reach your knowledge bases over MCP. Over <b>stdio</b> the agent starts ragdesk itself; over <b>HTTP</b> it talks to the
-        running server with a bearer token. Give each agent its own key (create one in{' '}
-        <Anchor href={routeHref({ name: 'settings' })}>Settings → API keys</Anchor>) and paste it below.
+        <Trans i18nKey="connect.intro" components={{ b: <b />, link: <Anchor href={routeHref({ name: 'settings' })} /> }} />
       </Text>
-      <ErrorAlert error={info.error} title="Could not read the app's state" />
+      <ErrorAlert error={info.error} title={t('connect.infoError')} />
       {!desktop && (
         <Alert color="blue" variant="light">
-          The stdio configs run <Code>ragdesk</Code> from your PATH (<Code>npm link</Code> in the project, or use the full path to{' '}
-          <Code>bin/ragdesk.js</Code>). While this server holds the data folder, <Code>ragdesk mcp</Code> bridges to it automatically.
+          <Trans i18nKey="connect.webNote" components={{ code: <Code /> }} />
         </Alert>
       )}
-      {desktop && info.data && !info.data.server.running && (
-        <Alert color="yellow">
-          The local server is off, so only stdio configs are shown. Turn it on in Settings to connect agents over HTTP.
-        </Alert>
-      )}
+      {desktop && info.data && !info.data.server.running && <Alert color="yellow">{t('connect.serverOff')}</Alert>}
       <PasswordInput
-        label="Bearer token used in the HTTP configs"
-        description="An API key (recommended) or the owner token; the configs below update as you type"
+        label={t('connect.tokenLabel')}
+        description={t('connect.tokenDescription')}
+        visibilityToggleButtonProps={{ 'aria-label': t('common.togglePassword') }}
         value={token}
         onChange={(e) => setToken(e.currentTarget.value)}
         w={520}
@@ -66,9 +62,9 @@ export function ConnectScreen() {
                 </Badge>
               </Group>
               <Text size="xs" c="dimmed">
-                Paste into {c.where}
+                {t('connect.pasteInto', { where: t(c.where) })}
               </Text>
-              <CopyBlock value={c.text} label={`Copy the ${c.client} ${c.transport} config`} />
+              <CopyBlock value={c.text} label={t('connect.copyConfig', { client: c.client, transport: c.transport })} />
             </Stack>
           </Paper>
         ))}

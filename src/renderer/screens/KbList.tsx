@@ -1,14 +1,18 @@
 import { ActionIcon, Anchor, Badge, Button, Group, Loader, Stack, Switch, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { KbSummary } from '../../shared/contract/index.js';
 import { useClient } from '../api/context.js';
 import { ConfirmModal, EmptyHint, ErrorAlert } from '../components/common.js';
 import { IconDatabase, IconPencil, IconPlus, IconTrash } from '../components/icons.js';
 import { KbForm } from '../components/KbForm.js';
+import { useFormat } from '../i18n/format.js';
 import { navigate, routeHref } from '../lib/router.js';
 import { useQuery } from '../lib/use-query.js';
 
 export function KbListScreen() {
+  const { t } = useTranslation();
+  const f = useFormat();
   const client = useClient();
   const kbs = useQuery(() => client.listKbs({}), [client]);
   const [editing, setEditing] = useState<KbSummary | 'new' | null>(null);
@@ -29,36 +33,36 @@ export function KbListScreen() {
   return (
     <Stack data-testid="kb-list">
       <Group justify="space-between">
-        <Title order={2}>Knowledge bases</Title>
+        <Title order={2}>{t('nav.kbs')}</Title>
         <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-          New knowledge base
+          {t('kbList.new')}
         </Button>
       </Group>
-      <ErrorAlert error={kbs.error} title="Could not load knowledge bases" />
-      <ErrorAlert error={toggleError} title="Could not change the knowledge base" />
+      <ErrorAlert error={kbs.error} title={t('kbList.loadError')} />
+      <ErrorAlert error={toggleError} title={t('kbList.toggleError')} />
       {kbs.loading && !kbs.data ? (
-        <Loader aria-label="Loading knowledge bases" />
+        <Loader aria-label={t('kbList.loading')} />
       ) : list.length === 0 && !kbs.error ? (
         <EmptyHint
-          title="No knowledge bases yet"
+          title={t('kbList.emptyTitle')}
           icon={<IconDatabase size={28} />}
-          action={<Button onClick={() => setEditing('new')}>Create your first knowledge base</Button>}
+          action={<Button onClick={() => setEditing('new')}>{t('kbList.createFirst')}</Button>}
         >
-          A knowledge base holds documents that agents can search. Create one, then drop files or folders into it.
+          {t('kbList.emptyText')}
         </EmptyHint>
       ) : (
         <Table.ScrollContainer minWidth={720}>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-label="Knowledge bases">
+          <Table striped highlightOnHover verticalSpacing="sm" aria-label={t('nav.kbs')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Department</Table.Th>
-                <Table.Th ta="right">Documents</Table.Th>
-                <Table.Th ta="right">Chunks</Table.Th>
-                <Table.Th>Model</Table.Th>
-                <Table.Th>Enabled</Table.Th>
+                <Table.Th>{t('common.name')}</Table.Th>
+                <Table.Th>{t('kbList.colDepartment')}</Table.Th>
+                <Table.Th ta="right">{t('kbList.colDocuments')}</Table.Th>
+                <Table.Th ta="right">{t('kbList.colChunks')}</Table.Th>
+                <Table.Th>{t('kbList.colModel')}</Table.Th>
+                <Table.Th>{t('kbList.colEnabled')}</Table.Th>
                 <Table.Th>
-                  <span className="sr-only">Actions</span>
+                  <span className="sr-only">{t('kbList.colActions')}</span>
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -76,9 +80,9 @@ export function KbListScreen() {
                   </Table.Td>
                   <Table.Td>{kb.department || '—'}</Table.Td>
                   <Table.Td ta="right" data-testid="kb-doc-count">
-                    {kb.document_count}
+                    {f.number(kb.document_count)}
                   </Table.Td>
-                  <Table.Td ta="right">{kb.chunk_count}</Table.Td>
+                  <Table.Td ta="right">{f.number(kb.chunk_count)}</Table.Td>
                   <Table.Td>
                     <Badge variant="light" color="gray" style={{ textTransform: 'none', maxWidth: 220 }} title={kb.embedding_model}>
                       {kb.embedding_model.split(/[\\/]/).pop()}
@@ -88,18 +92,23 @@ export function KbListScreen() {
                     <Switch
                       checked={kb.enabled}
                       onChange={(e) => void toggle(kb, e.currentTarget.checked)}
-                      aria-label={`${kb.enabled ? 'Disable' : 'Enable'} ${kb.name}`}
+                      aria-label={kb.enabled ? t('kbList.disableNamed', { name: kb.name }) : t('kbList.enableNamed', { name: kb.name })}
                     />
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4} wrap="nowrap" justify="flex-end">
-                      <Tooltip label="Edit">
-                        <ActionIcon variant="subtle" aria-label={`Edit ${kb.name}`} onClick={() => setEditing(kb)}>
+                      <Tooltip label={t('common.edit')}>
+                        <ActionIcon variant="subtle" aria-label={t('kbList.editNamed', { name: kb.name })} onClick={() => setEditing(kb)}>
                           <IconPencil size={16} />
                         </ActionIcon>
                       </Tooltip>
-                      <Tooltip label="Delete">
-                        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${kb.name}`} onClick={() => setDeleting(kb)}>
+                      <Tooltip label={t('common.delete')}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={t('kbList.deleteNamed', { name: kb.name })}
+                          onClick={() => setDeleting(kb)}
+                        >
                           <IconTrash size={16} />
                         </ActionIcon>
                       </Tooltip>
@@ -122,8 +131,8 @@ export function KbListScreen() {
       />
       <ConfirmModal
         opened={deleting !== null}
-        title="Delete knowledge base?"
-        confirmLabel="Delete"
+        title={t('kbList.deleteTitle')}
+        confirmLabel={t('common.delete')}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           if (!deleting) return;
@@ -132,10 +141,15 @@ export function KbListScreen() {
         }}
       >
         {deleting && (
-          <>
-            <b>{deleting.name}</b> and its {deleting.document_count} documents ({deleting.chunk_count} chunks) will be deleted. Agents will
-            no longer find them. This cannot be undone.
-          </>
+          <Trans
+            i18nKey="kbList.deleteText"
+            values={{
+              name: deleting.name,
+              documents: t('counts.documents', { count: deleting.document_count }),
+              chunks: t('counts.chunks', { count: deleting.chunk_count }),
+            }}
+            components={{ b: <b /> }}
+          />
         )}
       </ConfirmModal>
     </Stack>

@@ -1,5 +1,6 @@
 import { Anchor, Badge, Breadcrumbs, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useClient } from '../api/context.js';
 import { ErrorAlert } from '../components/common.js';
 import { DocumentDrawer } from '../components/DocumentDrawer.js';
@@ -14,6 +15,7 @@ import { useQuery } from '../lib/use-query.js';
 
 /** One KB: its facts, the drop zone with chunk preview and progress, the documents and the document drawer. */
 export function KbScreen({ kbId, docId, chunk }: { kbId: string; docId?: string; chunk?: number }) {
+  const { t } = useTranslation();
   const client = useClient();
   const [refresh, setRefresh] = useState(0);
   const kb = useQuery(() => client.getKb({ kb_id: kbId }), [client, kbId, refresh]);
@@ -23,11 +25,11 @@ export function KbScreen({ kbId, docId, chunk }: { kbId: string; docId?: string;
   return (
     <Stack>
       <Breadcrumbs>
-        <Anchor href={routeHref({ name: 'kbs' })}>Knowledge bases</Anchor>
+        <Anchor href={routeHref({ name: 'kbs' })}>{t('nav.kbs')}</Anchor>
         <Text>{kb.data?.name ?? kbId}</Text>
       </Breadcrumbs>
-      <ErrorAlert error={kb.error} title="Could not open this knowledge base" />
-      {kb.loading && !kb.data && <Loader aria-label="Loading" />}
+      <ErrorAlert error={kb.error} title={t('kbPage.openError')} />
+      {kb.loading && !kb.data && <Loader aria-label={t('common.loading')} />}
       {kb.data && (
         <>
           <Group justify="space-between" align="flex-start">
@@ -36,11 +38,11 @@ export function KbScreen({ kbId, docId, chunk }: { kbId: string; docId?: string;
               {kb.data.description && <Text c="dimmed">{kb.data.description}</Text>}
               <Group gap="xs" mt="xs">
                 <Badge variant="light" data-testid="kb-counts">
-                  {kb.data.document_count} documents · {kb.data.chunk_count} chunks
+                  {t('counts.documents', { count: kb.data.document_count })} · {t('counts.chunks', { count: kb.data.chunk_count })}
                 </Badge>
-                {!kb.data.enabled && <Badge color="gray">disabled: agents do not see it</Badge>}
+                {!kb.data.enabled && <Badge color="gray">{t('kbPage.disabled')}</Badge>}
                 <Badge variant="outline" color="gray" style={{ textTransform: 'none' }} title={kb.data.embedding_model}>
-                  model: {kb.data.embedding_model.split(/[\\/]/).pop()}
+                  {t('kbPage.model', { model: kb.data.embedding_model.split(/[\\/]/).pop() ?? '' })}
                 </Badge>
                 {kb.data.languages.length > 0 && (
                   <Badge variant="outline" color="gray">
@@ -55,7 +57,7 @@ export function KbScreen({ kbId, docId, chunk }: { kbId: string; docId?: string;
               </Group>
             </div>
             <Button variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
-              Edit
+              {t('common.edit')}
             </Button>
           </Group>
           <IngestPanel key={kb.data.kb_id} kb={kb.data} onAdded={bump} />

@@ -14,12 +14,14 @@ import {
   Title,
 } from '@mantine/core';
 import { useMemo, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Hit, SearchMode, SearchResult } from '../../shared/contract/index.js';
 import { useApi, useClient } from '../api/context.js';
 import { formatLocation, HighlightedText } from '../components/ChunkCard.js';
 import { EmptyHint, ErrorAlert } from '../components/common.js';
 import { FilterBuilder } from '../components/FilterBuilder.js';
 import { IconSearch } from '../components/icons.js';
+import { useFormat } from '../i18n/format.js';
 import { BUILTIN_FILTER_FIELDS, buildFilter, type FilterRow } from '../lib/filters.js';
 import type { StemTerms } from '../lib/highlight.js';
 import { navigate } from '../lib/router.js';
@@ -40,7 +42,10 @@ function HitCard({
   marks?: Array<[number, number]>;
   kbName: string;
 }) {
-  const where = formatLocation(hit.location);
+  const { t } = useTranslation();
+  const f = useFormat();
+  const where = formatLocation(hit.location, t);
+  const title = hit.title || hit.doc_id;
   const open = () => navigate({ name: 'kb', kbId: hit.kb_id, docId: hit.doc_id, chunk: hit.chunk_index });
   const { desktop } = useApi();
   const [fileError, setFileError] = useState<unknown>(null);
@@ -54,29 +59,29 @@ function HitCard({
       }
     : undefined;
   return (
-    <Card withBorder padding="sm" component="article" data-testid="hit" aria-label={`${hit.title}, chunk ${hit.chunk_index}`}>
+    <Card withBorder padding="sm" component="article" data-testid="hit" aria-label={t('search.hitAria', { title, index: hit.chunk_index })}>
       <Group justify="space-between" wrap="nowrap" mb={4}>
-        <button type="button" className="link-button" onClick={open} aria-label={`Open ${hit.title} at chunk ${hit.chunk_index}`}>
+        <button type="button" className="link-button" onClick={open} aria-label={t('search.openHit', { title, index: hit.chunk_index })}>
           <Text fw={600} span>
-            {hit.title || hit.doc_id}
+            {title}
           </Text>
         </button>
-        <Badge variant="light" title="Relevance score">
-          {hit.score.toFixed(3)}
+        <Badge variant="light" title={t('search.score')}>
+          {f.decimal(hit.score, 3)}
         </Badge>
       </Group>
       <Group justify="space-between" wrap="nowrap" mb={6}>
         <Text size="xs" c="dimmed" data-testid="citation">
-          {kbName} · {hit.doc_id} · chunk #{hit.chunk_index}
+          {t('search.citation', { kb: kbName, doc: hit.doc_id, index: hit.chunk_index })}
           {where ? ` · ${where}` : ''}
         </Text>
         {openFile && (
-          <Button size="compact-xs" variant="subtle" onClick={openFile} aria-label={`Open the file of ${hit.title || hit.doc_id}`}>
-            Open file
+          <Button size="compact-xs" variant="subtle" onClick={openFile} aria-label={t('search.openFileNamed', { title })}>
+            {t('search.openFile')}
           </Button>
         )}
       </Group>
-      <ErrorAlert error={fileError} title="Could not open the file" />
+      <ErrorAlert error={fileError} title={t('search.openFileError')} />
       <Text className="doc-text" component="div" lineClamp={8}>
         <HighlightedText text={hit.text} query={query} {...(stems ? { stems } : {})} {...(marks ? { marks } : {})} />
       </Text>
@@ -86,6 +91,7 @@ function HitCard({
 
 /** Try queries the way an agent would: one KB or all, mode, rerank, top_k, metadata filters. */
 export function SearchScreen() {
+  const { t } = useTranslation();
   const client = useClient();
   const kbs = useQuery(() => client.listKbs({}), [client]);
   const [query, setQuery] = useState('');
@@ -131,19 +137,17 @@ export function SearchScreen() {
     }
   }
 
-  const kbOptions = [
-    { value: ALL, label: 'All enabled knowledge bases' },
-    ...(kbs.data ?? []).map((k) => ({ value: k.kb_id, label: k.name })),
-  ];
+  const modeLabel = (m: SearchMode) => (m === 'hybrid' ? t('search.hybrid') : m === 'vector' ? t('search.vector') : t('search.fts'));
+  const kbOptions = [{ value: ALL, label: t('search.allKbs') }, ...(kbs.data ?? []).map((k) => ({ value: k.kb_id, label: k.name }))];
   return (
     <Stack>
-      <Title order={2}>Search playground</Title>
+      <Title order={2}>{t('search.title')}</Title>
       <form onSubmit={submit} role="search">
         <Stack>
           <Group align="flex-end">
             <TextInput
-              label="Query"
-              placeholder="What do you want to find?"
+              label={t('search.query')}
+              placeholder={t('search.queryPlaceholder')}
               value={query}
               onChange={(e) => setQuery(e.currentTarget.value)}
               style={{ flex: 1 }}
@@ -152,12 +156,12 @@ export function SearchScreen() {
               autoFocus
             />
             <Button type="submit" loading={busy} disabled={!query.trim()}>
-              Search
+              {t('search.submit')}
             </Button>
           </Group>
           <Group align="flex-end" gap="lg">
             <Select
-              label="Knowledge base"
+              label={t('search.kb')}
               data={kbOptions}
               value={kbId}
               onChange={(v) => setKbId(v ?? ALL)}
@@ -166,47 +170,50 @@ export function SearchScreen() {
             />
             <Stack gap={4}>
               <Text size="sm" fw={500} id="mode-label">
-                Mode
+                {t('search.mode')}
               </Text>
               <SegmentedControl
                 aria-labelledby="mode-label"
                 value={mode}
                 onChange={(v) => setMode(v as SearchMode)}
                 data={[
-                  { value: 'hybrid', label: 'Hybrid' },
-                  { value: 'vector', label: 'Vector' },
-                  { value: 'fts', label: 'Full-text' },
+                  { value: 'hybrid', label: t('search.hybrid') },
+                  { value: 'vector', label: t('search.vector') },
+                  { value: 'fts', label: t('search.fts') },
                 ]}
               />
             </Stack>
             <NumberInput
-              label="Results (top_k)"
+              label={t('search.topK')}
               min={1}
               max={50}
               value={topK}
               onChange={(v) => typeof v === 'number' && setTopK(v)}
               w={140}
             />
-            <Switch label="Rerank with a cross-encoder" checked={rerank} onChange={(e) => setRerank(e.currentTarget.checked)} mb={6} />
+            <Switch label={t('search.rerank')} checked={rerank} onChange={(e) => setRerank(e.currentTarget.checked)} mb={6} />
           </Group>
           <FilterBuilder rows={rows} fields={Object.keys(fieldTypes)} onChange={setRows} />
         </Stack>
       </form>
-      <ErrorAlert error={error} title="Search failed" />
+      <ErrorAlert error={error} title={t('search.failed')} />
       {result?.result.degraded && (
-        <Alert color="yellow" title="Partial answer">
-          {result.result.degraded}
+        <Alert color="yellow" title={t('search.partial')}>
+          <Text size="sm">{t('search.partialText')}</Text>
+          <Text size="xs" c="dimmed" mt={2} title={t('common.serverSaid')}>
+            {result.result.degraded}
+          </Text>
         </Alert>
       )}
       {result && (
         <Stack gap="sm" aria-live="polite" data-testid="hits">
-          <Text size="sm" c="dimmed">
-            {result.result.hits.length} hits · {result.result.mode}
-            {result.result.reranked ? ' · reranked' : ''}
+          <Text size="sm" c="dimmed" data-testid="hits-summary">
+            {t('search.summary', { hits: t('counts.hits', { count: result.result.hits.length }), mode: modeLabel(result.result.mode) })}
+            {result.result.reranked ? ` · ${t('search.reranked')}` : ''}
           </Text>
           {result.result.hits.length === 0 ? (
-            <EmptyHint title="Nothing found" icon={<IconSearch size={28} />}>
-              Try other words, another mode (full-text finds exact words, vector finds meaning), or remove filters.
+            <EmptyHint title={t('search.nothingFound')} icon={<IconSearch size={28} />}>
+              {t('search.nothingFoundText')}
             </EmptyHint>
           ) : (
             result.result.hits.map((h, i) => (
@@ -224,11 +231,11 @@ export function SearchScreen() {
       )}
       {!result && !error && (kbs.data?.length ?? 0) === 0 && !kbs.loading && (
         <EmptyHint
-          title="Nothing to search yet"
+          title={t('search.nothingToSearch')}
           icon={<IconSearch size={28} />}
-          action={<Button onClick={() => navigate({ name: 'kbs' })}>Create a knowledge base</Button>}
+          action={<Button onClick={() => navigate({ name: 'kbs' })}>{t('search.createKb')}</Button>}
         >
-          Create a knowledge base and add documents, then search them here the way an agent would.
+          {t('search.nothingToSearchText')}
         </EmptyHint>
       )}
     </Stack>

@@ -1,33 +1,34 @@
-import { Alert, Button, Center, Code, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Code, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { describeError } from '../api/errors.js';
+import { Trans, useTranslation } from 'react-i18next';
+import { describeError, localizeError } from '../api/errors.js';
 import { verifyToken } from '../api/http-client.js';
+import { LanguageSelect } from '../components/LanguageSelect.js';
+import { useFormat } from '../i18n/format.js';
 
 /** The web console's sign-in: an API key, or the owner token that `ragdesk serve` prints. */
-export function SignIn({ notice, onSignedIn }: { notice: string | null; onSignedIn: (token: string) => void }) {
+export function SignIn({ notice, onSignedIn }: { notice: 'rejected' | null; onSignedIn: (token: string) => void }) {
+  const { t } = useTranslation();
+  const f = useFormat();
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const t = token.trim();
-    if (!t) {
-      setError('Paste an API key or the token printed by `ragdesk serve`.');
+    const value = token.trim();
+    if (!value) {
+      setError(t('signIn.empty'));
       return;
     }
     setBusy(true);
     setError(null);
     try {
-      await verifyToken(undefined, t);
-      onSignedIn(t);
+      await verifyToken(undefined, value);
+      onSignedIn(value);
     } catch (err) {
-      const { code, message } = describeError(err);
-      setError(
-        code === 'permission_denied'
-          ? 'That key was not accepted. Check it, or create a new one in the desktop app or with `ragdesk keys create`.'
-          : `${code}: ${message}`,
-      );
+      const { code } = describeError(err);
+      setError(code === 'permission_denied' ? t('signIn.notAccepted') : localizeError(err, t, f).text);
     } finally {
       setBusy(false);
     }
@@ -38,32 +39,35 @@ export function SignIn({ notice, onSignedIn }: { notice: string | null; onSigned
       <Paper withBorder shadow="sm" p="xl" w={460} component="main">
         <form onSubmit={submit} aria-labelledby="signin-title">
           <Stack>
-            <Title order={1} size="h2" id="signin-title">
-              Sign in to ragdesk
-            </Title>
+            <Group justify="space-between" align="flex-start" wrap="nowrap">
+              <Title order={1} size="h2" id="signin-title">
+                {t('signIn.title')}
+              </Title>
+              <LanguageSelect size="xs" w={150} />
+            </Group>
             <Text size="sm" c="dimmed">
-              Use an API key, or the owner token that <Code>ragdesk serve</Code> printed when it started. The key stays in this tab only.
+              <Trans i18nKey="signIn.intro" components={{ code: <Code /> }} />
             </Text>
-            {notice && (
-              <Alert color="yellow" title="Signed out">
-                {notice}
+            {notice === 'rejected' && (
+              <Alert color="yellow" title={t('signIn.signedOut')}>
+                {t('signIn.rejectedNotice')}
               </Alert>
             )}
             <PasswordInput
-              label="API key or token"
+              label={t('signIn.keyLabel')}
               value={token}
               onChange={(e) => setToken(e.currentTarget.value)}
               error={error}
+              visibilityToggleButtonProps={{ 'aria-label': t('common.togglePassword') }}
               autoFocus
               autoComplete="off"
               data-autofocus
             />
             <Button type="submit" loading={busy}>
-              Sign in
+              {t('signIn.submit')}
             </Button>
             <Text size="xs" c="dimmed">
-              Lost the token? Create a key with <Code>ragdesk keys create NAME</Code>, or restart <Code>ragdesk serve</Code> to see the
-              owner token.
+              <Trans i18nKey="signIn.lost" components={{ code: <Code /> }} />
             </Text>
           </Stack>
         </form>
