@@ -9,7 +9,7 @@ import { benchSources } from '../bench/sources-bench.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { globals } from './common.js';
 
-const PARTS = ['ingest', 'search', 'ann', 'sources', 'mcp', 'ui', 'hostile'] as const;
+const PARTS = ['ingest', 'search', 'ann', 'sources', 'mcp', 'ui', 'hostile', 'ocr'] as const;
 type Part = (typeof PARTS)[number];
 
 /** Project root: the folder holding package.json above this module (src/cli/commands or out/main/chunks). */
@@ -61,6 +61,11 @@ export function registerBench(program: Command): void {
           const { benchHostile } = await import('../bench/hostile-bench.js');
           report.hostile = await benchHostile(root, work);
         }
+        if (parts.includes('ocr')) {
+          log('OCR: scanned pages in English, Russian and Chinese through ragdesk add (CER, phrase hits, s/page, peak RSS)…');
+          const { benchOcr } = await import('../bench/ocr-bench.js');
+          report.ocr = await benchOcr(root, work, log);
+        }
         if (parts.includes('ui')) {
           log('web console: first load, drop to searchable…');
           // Loaded only here: it drives Chromium through playwright-core, a development dependency.
@@ -81,6 +86,14 @@ export function registerBench(program: Command): void {
       if (search) {
         printLine('Search latency (excluding query embedding)');
         printTable(search.latency, ['chunks', 'vector_index', 'mode', 'p50_ms', 'p95_ms']);
+        printLine();
+      }
+      const ocr = report.ocr as { rows: Array<Record<string, unknown>> } | undefined;
+      if (ocr) {
+        const { rows, ...rest } = ocr;
+        printLine('OCR (ragdesk add of image-only PDFs and images; languages detected per page)');
+        printTable(rows, ['variant', 'lang', 'pages', 'cer_pct', 'target_pct', 'phrase_hit_rate', 's_per_page', 'peak_rss_mb']);
+        for (const [k, v] of Object.entries(rest)) printLine(`  ${k.padEnd(28)} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
         printLine();
       }
       for (const [part, title] of [

@@ -18,10 +18,23 @@ const MAX_SHOWN = 300_000;
 function Metadata({ doc }: { doc: DocumentFull }) {
   const { t } = useTranslation();
   const f = useFormat();
+  // Text read by OCR (a scan, an image): how many pages, how sure, in which languages.
+  const ocrPages = Array.isArray(doc.metadata.ocr_pages) ? doc.metadata.ocr_pages.length : 0;
+  const ocrConfidence = doc.metadata.ocr_confidence;
+  const ocrLanguages = Array.isArray(doc.metadata.ocr_languages) ? doc.metadata.ocr_languages.join(', ') : '';
+  const pagesRead = t('health.ocrPages', { count: ocrPages });
+  const ocr = !ocrPages
+    ? ''
+    : [
+        typeof ocrConfidence === 'number' ? t('health.ocrConfidence', { pages: pagesRead, percent: f.percent(ocrConfidence) }) : pagesRead,
+        ocrLanguages,
+      ]
+        .filter(Boolean)
+        .join(' · ');
   const rows: Array<[string, string]> = [
     [t('doc.id'), doc.doc_id],
     [t('doc.source'), doc.source],
-    [t('doc.parser'), doc.parser],
+    [t('doc.parser'), ocr ? `${doc.parser} · ${ocr}` : doc.parser],
     [t('doc.chunking'), chunkingSummary(doc.chunking, t)],
     [t('doc.chunks'), f.number(doc.chunk_count)],
     [t('doc.size'), t('counts.characters', { count: doc.size })],
