@@ -27,6 +27,9 @@ export default {
   asarUnpack: NATIVE_FILES,
   // LanceDB, onnxruntime, sharp and @napi-rs/canvas ship N-API prebuilds, which load in Electron as they are.
   npmRebuild: false,
+  // No `electronFuses` here: the MCP launcher runs the app's executable with ELECTRON_RUN_AS_NODE=1, so the
+  // RunAsNode fuse must stay on. The embedding and parse workers load from inside app.asar (Electron supports asar
+  // in worker_threads); only native code is unpacked.
   // What the code reads from process.resourcesPath (src/main/app-paths.ts RESOURCE_FILES): the MCP launcher, the
   // tray icons and the window icon.
   extraResources: [
