@@ -1,25 +1,10 @@
-import { sqlString } from '../store/sql.js';
 import type { CoreContext } from '../services/context.js';
-import { scheduleIndexing } from '../services/indexing.js';
+import { deleteDocuments } from '../services/document-service.js';
 
 /**
- * Delete documents in bulk (one commit per 500): document rows first, so they vanish for every reader at once;
- * their chunks follow (a crash in between leaves orphan chunks that the next open removes).
+ * Delete documents in bulk: per 500, one chunk commit (they vanish from search at once) then their rows; a
+ * failure or a crash in between puts the chunks back (see deleteDocuments).
  */
 export async function deleteDocs(ctx: CoreContext, kbId: string, docIds: string[]): Promise<void> {
-  if (docIds.length === 0) return;
-  await ctx.store.write(kbId, async () => {
-    await ctx.store.docs.deleteMany(kbId, docIds);
-    const table = await ctx.store.chunks(kbId);
-    if (!table) return;
-    for (let i = 0; i < docIds.length; i += 500) {
-      await table.deleteWhere(
-        `doc_id IN (${docIds
-          .slice(i, i + 500)
-          .map(sqlString)
-          .join(', ')})`,
-      );
-    }
-  });
-  scheduleIndexing(ctx, kbId);
+  await deleteDocuments(ctx, kbId, docIds);
 }

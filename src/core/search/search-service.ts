@@ -3,11 +3,14 @@ import type { ParsedInput } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import type { Embedder } from '../embed/types.js';
 import type { CoreContext } from '../services/context.js';
-import type { ChunkRef, StoredChunk } from '../store/chunk-table.js';
+import { scheduleIndexing } from '../services/indexing.js';
+import { queryTerms } from '../store/bm25.js';
+import type { ChunkRef, ChunkTable, StoredChunk } from '../store/chunk-table.js';
 import { compileFilter } from '../store/filters.js';
 import { analyzeForIndex } from '../text/analyzer.js';
 import { within } from '../util/timeout.js';
 import { fuse, type FusionMethod, type Ranked } from './fusion.js';
+import { rankLexical, refKey, type KbRef } from './lexical-rank.js';
 import { rerankHits } from './rerank.js';
 
 export interface SearchOptions {
@@ -16,11 +19,6 @@ export interface SearchOptions {
   fusion?: FusionMethod;
   /** Candidates fetched per mode before fusion/rerank (default max(4·top_k, 100) for hybrid, else 50). */
   candidates?: number;
-}
-
-interface KbOutcome {
-  hits: Hit[];
-  degraded?: string;
 }
 
 function toHit(kb: Kb, c: StoredChunk, score: number): Hit {
@@ -71,6 +69,105 @@ export interface KbRanking {
   degraded?: string;
 }
 
+/** A KB to rank and the filter compiled for it. */
+export interface RankTarget {
+  kb: Kb;
+  where?: string | undefined;
+}
+
+export interface MultiRanking {
+  refs: KbRef[];
+  degraded?: string;
+}
+
+/**
+ * Rank chunks of one or several KBs for a query as one collection: keys and scores only (no top_k cap:
+ * evaluation asks for 100+). Full-text scores use the KBs' summed statistics (lexical-rank.ts); vector
+ * candidates of KBs on the same model are merged by cosine similarity; hybrid fuses the merged lexical
+ * ranking with each model's merged vector ranking once, so a collection split over KBs ranks as it does in one.
+ */
+export async function rankKbs(
+  ctx: CoreContext,
+  targets: RankTarget[],
+  query: string,
+  analyzed: string,
+  mode: SearchMode,
+  depth: number,
+  fusion: FusionMethod,
+): Promise<MultiRanking> {
+  const terms = queryTerms(analyzed);
+  const queryVectors = new Map<string, Promise<Float32Array>>();
+  const whys: string[] = [];
+  const per = await Promise.all(
+    targets.map(async ({ kb, where }) => {
+      // The table this KB snapshot points at: a search that began before a model-change swap finishes on it.
+      const table = await ctx.store.chunks(kb);
+      if (!table) return { kb, lexical: undefined, vector: [] as ChunkRef[], hasVectors: false };
+      const { embedder, why } = await queryEmbedder(ctx, kb, mode);
+      if (why) whys.push(why);
+      // Candidates come from the index's own ranking: fetch deeper where its statistics may be off.
+      const lexDepth = targets.length > 1 || table.needsUpkeep ? depth * 2 : depth;
+      const [lexical, vector] = await Promise.all([
+        mode === 'vector' ? undefined : table.lexicalPart(terms, lexDepth, where),
+        embedder ? vectorRefs(embedder, table, query, depth, where, mode, queryVectors, whys) : Promise.resolve(undefined),
+      ]);
+      // A table left with unindexed rows (a crash, an older version) gets its upkeep.
+      if (table.needsUpkeep && ctx.store.registry.find(kb.kb_id)?.chunk_table === kb.chunk_table) scheduleIndexing(ctx, kb.kb_id);
+      return { kb, lexical, vector: vector ?? [], hasVectors: vector !== undefined };
+    }),
+  );
+  const lexical =
+    mode === 'vector'
+      ? []
+      : rankLexical(
+          per.flatMap((p) => (p.lexical ? [{ kb: p.kb, part: p.lexical }] : [])),
+          depth,
+        );
+  // Vector rankings merged per model (cosine similarities of one model are comparable across KBs).
+  const groups = new Map<string, KbRef[]>();
+  for (const p of per) {
+    if (!p.hasVectors) continue;
+    const key = `${p.kb.embedding_model}\u0000${p.kb.embedding_dim ?? 0}`;
+    const list = groups.get(key) ?? [];
+    for (const r of p.vector) list.push({ ...r, kb: p.kb });
+    groups.set(key, list);
+  }
+  const vectorLists = [...groups.values()].map((l) => l.sort((a, b) => b.score - a.score).slice(0, depth));
+  const degraded = whys.length ? [...new Set(whys)].join('; ') : undefined;
+  const out = (refs: KbRef[]): MultiRanking => ({ refs, ...(degraded ? { degraded } : {}) });
+  if (mode === 'fts') return out(lexical);
+  if (mode === 'vector') return out(vectorLists.flat().sort((a, b) => b.score - a.score));
+  if (vectorLists.length === 0) return out(lexical);
+  const lists: Array<Array<Ranked<KbRef>>> = [lexical, ...vectorLists].map((l) =>
+    l.map((r) => ({ key: refKey(r), score: r.score, item: r })),
+  );
+  return out(fuse(lists, fusion).map((f) => ({ ...f.item, score: f.score })));
+}
+
+/** The nearest chunks of one table to the query's vector (embedded once per model per search). */
+async function vectorRefs(
+  embedder: Embedder,
+  table: ChunkTable,
+  query: string,
+  depth: number,
+  where: string | undefined,
+  mode: SearchMode,
+  cache: Map<string, Promise<Float32Array>>,
+  whys: string[],
+): Promise<ChunkRef[] | undefined> {
+  let pending = cache.get(embedder.model);
+  if (!pending) cache.set(embedder.model, (pending = embedder.embedQueries([query]).then(([v]) => v!)));
+  try {
+    const v = await pending;
+    return table.dim === v.length ? await table.vectorRank(v, depth, where) : [];
+  } catch (err) {
+    // A remote embedder that fails now (endpoint down, circuit open): hybrid still answers from full-text.
+    if (mode !== 'hybrid' || !(err instanceof RagError) || err.code !== 'model_unavailable') throw err;
+    whys.push(`${err.message}: answered from full-text only`);
+    return undefined;
+  }
+}
+
 /** Rank one KB's chunks for a query: keys and scores only (no top_k cap: evaluation asks for 100+). */
 export async function rankKb(
   ctx: CoreContext,
@@ -82,51 +179,28 @@ export async function rankKb(
   depth: number,
   fusion: FusionMethod,
 ): Promise<KbRanking> {
-  // The table this KB snapshot points at: a search that began before a model-change swap finishes on it.
-  const table = await ctx.store.chunks(kb);
-  if (!table) return { refs: [] };
-  const { embedder, why: notReady } = await queryEmbedder(ctx, kb, mode);
-  let why = notReady;
-  let wantVector = mode !== 'fts' && embedder !== undefined;
-  const [fts, vec] = await Promise.all([
-    mode === 'vector' ? Promise.resolve([]) : table.ftsRank(analyzed, depth, where),
-    wantVector
-      ? embedder!.embedQueries([query]).then(
-          ([v]) => (table.dim === v!.length ? table.vectorRank(v!, depth, where) : []),
-          (err: unknown) => {
-            // A remote embedder that fails now (endpoint down, circuit open): hybrid still answers from full-text.
-            if (mode !== 'hybrid' || !(err instanceof RagError) || err.code !== 'model_unavailable') throw err;
-            wantVector = false;
-            why = `${err.message}: answered from full-text only`;
-            return [];
-          },
-        )
-      : Promise.resolve([]),
-  ]);
-  if (mode === 'fts' || (mode === 'hybrid' && !wantVector)) return { refs: fts, ...(why ? { degraded: why } : {}) };
-  if (mode === 'vector') return { refs: vec };
-  const lists: Array<Array<Ranked<ChunkRef>>> = [fts, vec].map((l) => l.map((c) => ({ key: c.chunk_id, score: c.score, item: c })));
-  return { refs: fuse(lists, fusion).map((f) => ({ ...f.item, score: f.score })) };
+  const r = await rankKbs(ctx, [{ kb, where }], query, analyzed, mode, depth, fusion);
+  return { refs: r.refs.map(({ kb: _kb, ...ref }) => ref), ...(r.degraded ? { degraded: r.degraded } : {}) };
 }
 
-/** Rank a KB and fetch the text of its best `count` chunks as hits. */
-async function searchKb(
-  ctx: CoreContext,
-  kb: Kb,
-  args: {
-    query: string;
-    analyzed: string;
-    mode: SearchMode;
-    where: string | undefined;
-    depth: number;
-    fusion: FusionMethod;
-    count: number;
-  },
-): Promise<KbOutcome> {
-  const ranking = await rankKb(ctx, kb, args.query, args.analyzed, args.mode, args.where, args.depth, args.fusion);
-  const table = await ctx.store.chunks(kb);
-  const chunks = table ? await table.hydrate(ranking.refs.slice(0, args.count)) : [];
-  return { hits: chunks.map((c) => toHit(kb, c, c.score)), ...(ranking.degraded ? { degraded: ranking.degraded } : {}) };
+/** The text of the best `count` ranked chunks, as hits (each KB's rows fetched from the table its snapshot names). */
+async function hydrateHits(ctx: CoreContext, refs: KbRef[]): Promise<Hit[]> {
+  const byKb = new Map<string, KbRef[]>();
+  for (const r of refs) byKb.set(r.kb.kb_id, [...(byKb.get(r.kb.kb_id) ?? []), r]);
+  const found = new Map<string, Hit>();
+  await Promise.all(
+    [...byKb.values()].map(async (list) => {
+      const kb = list[0]!.kb;
+      const table = await ctx.store.chunks(kb);
+      if (!table) return;
+      const chunks = await table.hydrate(list);
+      chunks.forEach((c) => found.set(`${kb.kb_id}\u0000${c.chunk_index}\u0000${c.doc_id}`, toHit(kb, c, c.score)));
+    }),
+  );
+  return refs.flatMap((r) => {
+    const hit = found.get(`${r.kb.kb_id}\u0000${r.chunk_index}\u0000${r.doc_id}`);
+    return hit ? [hit] : [];
+  });
 }
 
 /** Search one, several or all KBs: each KB in parallel, merged by score, tagged with its KB. */
@@ -159,23 +233,19 @@ export async function search(ctx: CoreContext, input: ParsedInput<'search'>, opt
 
   const depth = options.candidates ?? Math.max(input.top_k * 4, input.mode === 'hybrid' ? 100 : 50);
   const analyzed = analyzeForIndex(input.query);
-  // Each KB hydrates only what can reach the answer: top_k, or the rerank pool.
-  const count = input.use_rerank ? Math.max(input.top_k * 4, 20) : input.top_k;
-  const outcomes = await Promise.all(
-    searchable.map((kb) =>
-      searchKb(ctx, kb, {
-        query: input.query,
-        analyzed,
-        mode: input.mode,
-        where: wheres.get(kb.kb_id),
-        depth,
-        fusion: options.fusion ?? 'adaptive',
-        count,
-      }),
-    ),
+  const ranking = await rankKbs(
+    ctx,
+    searchable.map((kb) => ({ kb, where: wheres.get(kb.kb_id) })),
+    input.query,
+    analyzed,
+    input.mode,
+    depth,
+    options.fusion ?? 'adaptive',
   );
-  let hits = outcomes.flatMap((o) => o.hits).sort((a, b) => b.score - a.score);
-  const degraded = [...new Set(outcomes.map((o) => o.degraded).filter((d): d is string => Boolean(d)))];
+  // Only what can reach the answer is fetched: top_k, or the rerank pool.
+  const count = input.use_rerank ? Math.max(input.top_k * 4, 20) : input.top_k;
+  let hits = await hydrateHits(ctx, ranking.refs.slice(0, count));
+  const degraded = ranking.degraded ? [ranking.degraded] : [];
   let reranked = false;
   if (input.use_rerank && hits.length > 0) {
     const r = await rerankHits(ctx, input.query, hits.slice(0, Math.max(input.top_k * 4, 20)));

@@ -11,8 +11,10 @@ import {
 import { RagError, toErrorEnvelope } from '../../shared/errors.js';
 import { parseBytes } from '../parse/registry.js';
 import type { ParsedDocument } from '../parse/types.js';
+import { crashPoint } from '../store/crash-point.js';
 import { sqlString } from '../store/sql.js';
 import type { CoreContext } from './context.js';
+import { scheduleIndexing } from './indexing.js';
 import { commitDocuments, prepareDocument, resolveChunking, type PreparedDoc } from './ingest.js';
 import { parseInput } from '../util/validate.js';
 import { completeWithOcr } from './ocr-stage.js';
@@ -205,17 +207,44 @@ export async function listDocuments(ctx: CoreContext, input: ParsedInput<'listDo
 
 export async function deleteDocument(ctx: CoreContext, kbId: string, docId: string) {
   ctx.store.registry.get(kbId);
-  return ctx.store.write(kbId, async () => {
-    const doc = await ctx.store.docs.summary(kbId, docId);
-    if (!doc)
-      throw new RagError('document_not_found', `document "${docId}" not found in "${kbId}"`, { details: { kb_id: kbId, doc_id: docId } });
-    const table = await ctx.store.chunks(kbId);
-    const chunks = table ? await table.count(`doc_id = ${sqlString(docId)}`) : 0;
-    // Document row first: from then on the document is gone for every reader; chunks follow.
-    await ctx.store.docs.delete(kbId, docId);
-    if (table) await table.deleteDoc(docId);
-    return { kb_id: kbId, doc_id: docId, deleted: true, chunks_deleted: chunks };
-  });
+  return ctx.store
+    .write(kbId, async () => {
+      const doc = await ctx.store.docs.summary(kbId, docId);
+      if (!doc)
+        throw new RagError('document_not_found', `document "${docId}" not found in "${kbId}"`, { details: { kb_id: kbId, doc_id: docId } });
+      const table = await ctx.store.chunks(kbId);
+      const chunks = table ? await table.count(`doc_id = ${sqlString(docId)}`) : 0;
+      await removeLocked(ctx, kbId, [docId]);
+      return { kb_id: kbId, doc_id: docId, deleted: true, chunks_deleted: chunks };
+    })
+    .finally(() => scheduleIndexing(ctx, kbId));
+}
+
+/**
+ * Delete documents (those that exist), 500 per step. Each step is one chunk-table commit (the documents vanish
+ * from search at once) and then one commit of the document rows; its intent is recorded first, so a failure or
+ * a crash in between puts the chunks back (store.ts): a document is never left half deleted.
+ */
+export async function deleteDocuments(ctx: CoreContext, kbId: string, docIds: string[]): Promise<void> {
+  if (docIds.length === 0) return;
+  await ctx.store.write(kbId, () => removeLocked(ctx, kbId, docIds));
+  scheduleIndexing(ctx, kbId);
+}
+
+async function removeLocked(ctx: CoreContext, kbId: string, docIds: string[]): Promise<void> {
+  const table = await ctx.store.chunks(kbId);
+  for (let i = 0; i < docIds.length; i += 500) {
+    const ids = docIds.slice(i, i + 500);
+    if (!table) {
+      await ctx.store.docs.deleteMany(kbId, ids);
+      continue;
+    }
+    ctx.store.recordIntent(kbId, { kind: 'delete', table: table.name, before: await table.version(), doc_ids: ids });
+    await table.deleteWhere(`doc_id IN (${ids.map(sqlString).join(', ')})`);
+    crashPoint('chunks-deleted');
+    await ctx.store.docs.deleteMany(kbId, ids);
+    ctx.store.intentDone(kbId);
+  }
 }
 
 export async function listChunks(ctx: CoreContext, input: ParsedInput<'listChunks'>) {

@@ -1,3 +1,4 @@
+import { crashDuring } from '../store/crash-point.js';
 import type { CoreContext } from './context.js';
 
 /**
@@ -5,31 +6,50 @@ import type { CoreContext } from './context.js';
  * this size it would miss the 20 ms hybrid target: an ANN index (IVF + HNSW, scalar-quantised) is built.
  */
 export const ANN_MIN_ROWS = 10_000;
-/** Fold new rows into the indexes once this many are waiting (they are searched flat until then). */
-const OPTIMIZE_AFTER_ROWS = 2_000;
-const DEBOUNCE_MS = 1_500;
+/** Upkeep runs this long after the first write that needs it, at the soonest... */
+const MIN_DELAY_MS = 1_500;
+/** ...and at the latest (while writes keep coming the timer is not pushed back, so the unindexed rows stay few). */
+const MAX_DELAY_MS = 60_000;
+/**
+ * Upkeep (`optimize`: compaction and a rewrite of the full-text index) costs O(table) and holds the KB's write
+ * lock; its delay is ten times its last duration, so it takes at most ~10% of a KB's write time. Searches are
+ * exact meanwhile (store/lexical-index.ts); the unindexed rows only cost a scan per search.
+ */
+const DELAY_PER_COST = 10;
 
-const pending = new WeakMap<CoreContext, Map<string, { timer?: NodeJS.Timeout; run?: Promise<void> }>>();
+interface Slot {
+  timer?: NodeJS.Timeout;
+  run?: Promise<void>;
+  lastMs: number;
+}
 
-function slot(ctx: CoreContext, kbId: string) {
+const pending = new WeakMap<CoreContext, Map<string, Slot>>();
+
+function slot(ctx: CoreContext, kbId: string): Slot {
   let map = pending.get(ctx);
   if (!map) pending.set(ctx, (map = new Map()));
   let s = map.get(kbId);
-  if (!s) map.set(kbId, (s = {}));
+  if (!s) map.set(kbId, (s = { lastMs: 0 }));
   return s;
 }
 
-/** Keep a KB's indexes current after writes: debounced, serialised with writes, never blocking a search. */
+/** Keep a KB's indexes current after writes: in the background, serialised with writes, never blocking a search. */
 export function scheduleIndexing(ctx: CoreContext, kbId: string): void {
   const s = slot(ctx, kbId);
-  if (s.timer) clearTimeout(s.timer);
+  if (s.timer) return;
+  const delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, s.lastMs * DELAY_PER_COST));
   s.timer = setTimeout(() => {
     s.timer = undefined;
     s.run = maintainIndexes(ctx, kbId).catch((err) => {
       process.stderr.write(`ragdesk: index upkeep for ${kbId} failed: ${String(err)}\n`);
     });
-  }, DEBOUNCE_MS);
+  }, delay);
   s.timer.unref();
+}
+
+/** Whether upkeep is waiting to run for a KB. */
+export function indexingScheduled(ctx: CoreContext, kbId: string): boolean {
+  return Boolean(pending.get(ctx)?.get(kbId)?.timer);
 }
 
 /** Run any scheduled index upkeep now and wait for it (before a CLI exits, in tests, before a benchmark). */
@@ -46,17 +66,23 @@ export async function flushIndexing(ctx: CoreContext): Promise<void> {
   }
 }
 
+/**
+ * Bring a KB's indexes up to date: build the full-text index on the first rows, else fold written and removed
+ * rows in (`force`: even when nothing was written in this process), and build the ANN index once it pays.
+ */
 export async function maintainIndexes(ctx: CoreContext, kbId: string, force = false): Promise<void> {
   await ctx.store.writes.run(kbId, async () => {
     const table = await ctx.store.chunks(kbId);
     if (!table) return;
     const rows = await table.count();
     if (rows === 0) return;
+    const t0 = performance.now();
     if (!table.ftsIndexReady) await table.ensureFtsIndex();
-    else if (force || (await table.unindexedRows()) >= OPTIMIZE_AFTER_ROWS) await table.optimize();
+    else if (force || table.needsUpkeep) await crashDuring('upkeep', table.optimize());
     if (table.dim > 0 && !table.vectorIndexReady && rows >= ANN_MIN_ROWS) {
       const withVectors = await table.count('vector IS NOT NULL');
       if (withVectors >= ANN_MIN_ROWS) await table.buildVectorIndex(withVectors);
     }
+    slot(ctx, kbId).lastMs = performance.now() - t0;
   });
 }

@@ -6,11 +6,10 @@ import type { ChunkDraft } from '../chunk/types.js';
 import type { Embedder } from '../embed/types.js';
 import { embedReusing } from './vector-reuse.js';
 import type { ParsedDocument } from '../parse/types.js';
-import type { ChunkRow } from '../store/chunk-table.js';
-import { analyzeForIndex } from '../text/analyzer.js';
+import { crashPoint } from '../store/crash-point.js';
 import { sha256 } from '../util/hash.js';
 import type { CoreContext } from './context.js';
-import { typeMetadata } from './metadata.js';
+import { buildRows } from './ingest-rows.js';
 import { ensureChunkTable } from '../store/ensure-chunk-table.js';
 import { scheduleIndexing } from './indexing.js';
 import { passageText } from '../embed/passage.js';
@@ -105,9 +104,7 @@ export async function tryEmbedder(ctx: CoreContext, kb: Kb): Promise<Embedder | 
   }
 }
 
-/** Text embedded for a chunk: the document title gives each chunk its context. */
-
-type Decision = { kind: 'write'; existing: boolean; created_at?: string } | { kind: 'skip'; result: AddResult };
+export type Decision = { kind: 'write'; existing: boolean; created_at?: string } | { kind: 'skip'; result: AddResult };
 
 interface Known {
   existing: Map<string, { content_hash: string; chunk_count: number; created_at: string }>;
@@ -145,21 +142,22 @@ function decide(kb: Kb, doc: PreparedDoc, known: Known, seen: Map<string, string
   return { kind: 'write', existing: Boolean(existing), ...(existing ? { created_at: existing.created_at } : {}) };
 }
 
-/**
- * Embed and write prepared documents to a KB. Per document: chunks first, the document row last, then the
- * previous version's chunks are removed. Returns one result (or error) per document, in order.
- */
-export async function commitDocuments(ctx: CoreContext, kbId: string, docs: PreparedDoc[]): Promise<Array<AddResult | RagError>> {
-  const results: Array<AddResult | RagError> = new Array(docs.length);
+/** Per document of a batch: decide, against what is stored now, whether to write, skip or refuse it. */
+async function decideAll(
+  ctx: CoreContext,
+  kb: Kb,
+  items: Array<{ i: number; doc: PreparedDoc }>,
+  results: Array<AddResult | RagError>,
+): Promise<Array<{ i: number; doc: PreparedDoc; decision: Extract<Decision, { kind: 'write' }> }>> {
+  const kbId = kb.kb_id;
   const seen = new Map<string, string>();
-  const toWrite: Array<{ i: number; doc: PreparedDoc; decision: Extract<Decision, { kind: 'write' }> }> = [];
-  let kb = ctx.store.registry.get(kbId);
   // Two queries for the whole batch: which doc_ids exist, which contents are already stored.
   const known: Known = {
-    existing: await ctx.store.docs.summaries(kbId, [...new Set(docs.map((d) => d.doc_id))]),
-    hashes: await ctx.store.docs.findByHashes(kbId, [...new Set(docs.map((d) => d.hash))]),
+    existing: await ctx.store.docs.summaries(kbId, [...new Set(items.map((d) => d.doc.doc_id))]),
+    hashes: await ctx.store.docs.findByHashes(kbId, [...new Set(items.map((d) => d.doc.hash))]),
   };
-  for (const [i, doc] of docs.entries()) {
+  const toWrite: Array<{ i: number; doc: PreparedDoc; decision: Extract<Decision, { kind: 'write' }> }> = [];
+  for (const { i, doc } of items) {
     try {
       const decision = decide(kb, doc, known, seen);
       if (decision.kind === 'skip') {
@@ -173,23 +171,48 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
       results[i] = err instanceof RagError ? err : new RagError('internal', String(err), { cause: err });
     }
   }
-  if (toWrite.length === 0) return results;
+  return toWrite;
+}
+
+/**
+ * Embed and write prepared documents to a KB. Returns one result (or error) per document, in order.
+ *
+ * The decision (new, replace, skip, refuse) is taken before embedding (nothing is embedded in vain) and again
+ * under the KB's write lock, against what is stored then: of two concurrent adds of one new doc_id, the second
+ * gets `document_already_exists` (or replaces the first with `overwrite`), never a second copy. Under the lock:
+ * one chunk-table commit for the whole batch (new chunks in, the replaced documents' chunks out: readers see a
+ * document's old version or its new one), then one commit of the document rows, which makes the write count.
+ * The intent is recorded first (store.ts): a failure or a crash in between puts the chunk table back.
+ */
+export async function commitDocuments(ctx: CoreContext, kbId: string, docs: PreparedDoc[]): Promise<Array<AddResult | RagError>> {
+  const results: Array<AddResult | RagError> = new Array(docs.length);
+  let kb = ctx.store.registry.get(kbId);
+  const first = await decideAll(
+    ctx,
+    kb,
+    docs.map((doc, i) => ({ i, doc })),
+    results,
+  );
+  if (first.length === 0) return results;
 
   let embedder = await tryEmbedder(ctx, kb);
   const vectors = new Map<PreparedDoc, Float32Array[]>();
   if (embedder) {
-    const all = toWrite.flatMap(({ doc }) => doc.chunks.map((c) => passageText(doc.title, c.text)));
-    for (const w of toWrite) ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'embed', chunks: w.doc.chunks.length });
+    const all = first.flatMap(({ doc }) => doc.chunks.map((c) => passageText(doc.title, c.text)));
+    for (const w of first) ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'embed', chunks: w.doc.chunks.length });
     // A job may offer vectors of documents it just deleted (a renamed file): see jobs/vector-reuse.ts.
     const flat = await embedReusing(ctx, kbId, embedder, all);
     let at = 0;
-    for (const { doc } of toWrite) {
+    for (const { doc } of first) {
       vectors.set(doc, flat.slice(at, at + doc.chunks.length));
       at += doc.chunks.length;
     }
   }
 
   await ctx.store.write(kbId, async () => {
+    // Decide again: a concurrent write may have stored these doc_ids or contents meanwhile.
+    const toWrite = await decideAll(ctx, ctx.store.registry.get(kbId), first, results);
+    if (toWrite.length === 0) return;
     if (embedder && embedder.model !== ctx.store.registry.get(kbId).embedding_model) {
       // A model change was swapped in while these chunks were embedded: embed them again with the KB's model now.
       embedder = await tryEmbedder(ctx, ctx.store.registry.get(kbId));
@@ -199,77 +222,31 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
     }
     const table = await ensureChunkTable(ctx.store, ctx.store.registry.get(kbId), embedder, ctx.models.presets());
     kb = ctx.store.registry.get(kbId);
-    const rows: ChunkRow[] = [];
-    const docRows = [];
     const now = new Date().toISOString();
     const version = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-    const fields = { ...kb.metadata_fields };
-    const good: typeof toWrite = [];
-    for (const w of toWrite) {
-      try {
-        const typed = typeMetadata(w.doc.metadata, fields);
-        Object.assign(fields, typed.newFields);
-        w.doc.warnings.push(...typed.warnings);
-        const docVectors = vectors.get(w.doc);
-        w.doc.chunks.forEach((c, ci) => {
-          rows.push({
-            chunk_id: `${w.doc.doc_id}#${version}#${c.chunk_index}`,
-            doc_id: w.doc.doc_id,
-            version,
-            chunk_index: c.chunk_index,
-            text: c.text,
-            fts: analyzeForIndex(`${w.doc.title}\n${c.text}`),
-            vector: docVectors?.[ci] ?? null,
-            title: w.doc.title,
-            source: w.doc.source,
-            parser: w.doc.parsed.parser,
-            page: c.location.page ?? null,
-            heading_path: c.location.heading_path?.length ? JSON.stringify(c.location.heading_path) : null,
-            line_start: c.location.line_start ?? null,
-            line_end: c.location.line_end ?? null,
-            char_start: c.location.char_start ?? 0,
-            char_end: c.location.char_end ?? c.text.length,
-            tokens: c.tokens,
-            metadata: JSON.stringify(w.doc.metadata),
-            created_at: w.decision.created_at ?? now,
-            updated_at: now,
-            meta: typed.columns,
-          });
-        });
-        docRows.push({
-          kb_id: kbId,
-          doc_id: w.doc.doc_id,
-          title: w.doc.title,
-          source: w.doc.source,
-          metadata: w.doc.metadata,
-          content: w.doc.parsed.text,
-          content_hash: w.doc.hash,
-          parser: w.doc.parsed.parser,
-          chunking: w.doc.chunking,
-          chunk_count: w.doc.chunks.length,
-          size: w.doc.parsed.text.length,
-          version,
-          created_at: w.decision.created_at ?? now,
-          updated_at: now,
-          file_path: w.doc.file ?? null,
-        });
-        good.push(w);
-      } catch (err) {
-        results[w.i] = err instanceof RagError ? err : new RagError('internal', String(err), { cause: err });
-      }
+    const built = buildRows(kbId, toWrite, { vectors, version, now, fields: kb.metadata_fields }, results);
+    const good = built.good;
+    if (good.length === 0) return;
+    // Columns for new metadata fields (and any the table lacks) before the rows that carry them; then the registry.
+    await table.ensureMetadataColumns(built.fields);
+    if (Object.keys(built.fields).length !== Object.keys(kb.metadata_fields).length) {
+      kb = ctx.store.registry.put({ ...kb, metadata_fields: built.fields, updated_at: now });
     }
-    if (Object.keys(fields).length !== Object.keys(kb.metadata_fields).length) {
-      await table.ensureMetadataColumns(fields);
-      kb = ctx.store.registry.put({ ...kb, metadata_fields: fields, updated_at: now });
-    }
-    await table.add(rows);
-    // Full-text search needs the index to exist; later rows are searched unindexed until upkeep folds them in.
-    if (!table.ftsIndexReady) await table.ensureFtsIndex();
-    await ctx.store.docs.upsert(
-      docRows,
-      good.every((w) => !w.decision.existing),
-    );
-    for (const w of good) if (w.decision.existing) await table.deleteDoc(w.doc.doc_id, version);
+    const replacing = good.filter((w) => w.decision.existing).map((w) => w.doc.doc_id);
+    ctx.store.recordIntent(kbId, {
+      kind: 'put',
+      table: table.name,
+      before: await table.version(),
+      version,
+      doc_ids: good.map((w) => w.doc.doc_id),
+    });
+    await table.writeDocs(built.rows, replacing);
+    crashPoint('chunks-written');
+    await ctx.store.docs.upsert(built.docRows, replacing.length === 0);
+    ctx.store.intentDone(kbId);
+    crashPoint('doc-rows-written');
+    // The first write of a KB builds its full-text index (upkeep retries if this fails: the write stands).
+    if (!table.ftsIndexReady) await table.ensureFtsIndex().catch(() => undefined);
     for (const w of good) {
       results[w.i] = {
         kb_id: kbId,

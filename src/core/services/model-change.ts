@@ -6,6 +6,7 @@ import type { CoreContext } from './context.js';
 import { ANN_MIN_ROWS, scheduleIndexing } from './indexing.js';
 import { modelChangesOf, publicView, type ChangeRecord, type LiveChange } from './model-change-state.js';
 import { copyReembedded, deleteChunks, diffChunks } from './reembed.js';
+import { crashPoint } from '../store/crash-point.js';
 
 /**
  * Changing a KB's embedding model safely. The KB's chunks are re-embedded into a shadow chunk table in the
@@ -274,6 +275,7 @@ async function run(ctx: CoreContext, live: LiveChange, signal: AbortSignal): Pro
       const kb = ctx.store.registry.get(kbId);
       old = physicalChunkTable(kb);
       const now = new Date().toISOString();
+      crashPoint('model-swap');
       // The swap: one atomic registry write (model, dimension and table together).
       ctx.store.registry.put({
         ...kb,

@@ -44,6 +44,8 @@ export function chunksSchema(dim: number): SchemaType {
     new Field('chunk_index', new Int32(), false),
     new Field('text', new Utf8(), false),
     new Field('fts', new Utf8(), false),
+    // Length of `fts` in index tokens (bm25.ts): what exact BM25 statistics sum up without reading the text.
+    new Field('fts_len', new Int32(), true),
     ...(dim > 0 ? [vectorField(dim)] : []),
     new Field('title', new Utf8(), false),
     new Field('source', new Utf8(), false),

@@ -5,7 +5,9 @@ import type { Location, Metadata, MetadataFieldType } from '../../shared/contrac
 import { RagError } from '../../shared/errors.js';
 import { buildArrowTable } from './arrow-build.js';
 import { chunksSchema, metadataArrowType, metadataNullSql } from './arrow-schemas.js';
+import { indexLength } from './bm25.js';
 import { metadataColumn } from './filters.js';
+import { LexicalIndex, type LexicalPart } from './lexical-index.js';
 import { sqlString } from './sql.js';
 
 /** One chunk row as written. `meta` holds the typed metadata columns (`m_<key>`). */
@@ -62,6 +64,12 @@ const READ_COLUMNS = [
   'char_end',
   'metadata',
 ];
+
+/**
+ * `fts_len` for tables written before the column existed: the count of space-separated tokens (exact unless a
+ * token reaches 40 bytes, which the index ignores; new rows count as the index does, see bm25.ts).
+ */
+const FTS_LEN_SQL = "CAST(CASE WHEN fts = '' THEN 0 ELSE array_length(string_to_array(fts, ' ')) END AS INT)";
 
 const FTS_OPTIONS = {
   // The text is analysed in JS (see core/text/analyzer.ts): the index only splits on spaces.
@@ -130,15 +138,22 @@ function toStored(r: Raw, score: number): StoredChunk {
 /** A KB's chunk table: writes, full-text and vector search with filters pushed into the query, index upkeep. */
 export class ChunkTable {
   private schema: Schema;
-  private hasFts = false;
   private hasVectorIndex = false;
+  private readonly lexical: LexicalIndex;
 
   private constructor(
     private readonly table: Table,
     schema: Schema,
     private vectorDim: number,
+    hasFts: boolean,
   ) {
     this.schema = schema;
+    this.lexical = new LexicalIndex(table, hasFts);
+  }
+
+  /** The physical table name. */
+  get name(): string {
+    return this.table.name;
   }
 
   /** Vector dimension; 0 while the table has no vector column yet. */
@@ -159,12 +174,21 @@ export class ChunkTable {
     const names = await db.tableNames();
     if (!names.includes(name)) return undefined;
     const table = await db.openTable(name);
-    const schema = await table.schema();
+    let schema = await table.schema();
+    // Tables from before rows recorded their index length: the column is computed once (one commit).
+    if (!schema.fields.some((f) => f.name === 'fts_len')) {
+      await table.addColumns([{ name: 'fts_len', valueSql: FTS_LEN_SQL }]);
+      schema = await table.schema();
+    }
     const vectorField = schema.fields.find((f) => f.name === 'vector');
     const dim = (vectorField?.type as { listSize?: number } | undefined)?.listSize ?? 0;
-    const ct = new ChunkTable(table, schema, dim);
     const indices = await table.listIndices();
-    ct.hasFts = indices.some((i) => i.columns.includes('fts'));
+    const ct = new ChunkTable(
+      table,
+      schema,
+      dim,
+      indices.some((i) => i.columns.includes('fts')),
+    );
     ct.hasVectorIndex = indices.some((i) => i.columns.includes('vector'));
     return ct;
   }
@@ -172,7 +196,13 @@ export class ChunkTable {
   static async create(db: Connection, name: string, dim: number): Promise<ChunkTable> {
     const schema = chunksSchema(dim);
     const table = await db.createEmptyTable(name, schema, { existOk: true });
-    return new ChunkTable(table, await table.schema(), dim);
+    const indices = await table.listIndices();
+    return new ChunkTable(
+      table,
+      await table.schema(),
+      dim,
+      indices.some((i) => i.columns.includes('fts')),
+    );
   }
 
   get vectorIndexReady(): boolean {
@@ -180,7 +210,31 @@ export class ChunkTable {
   }
 
   get ftsIndexReady(): boolean {
-    return this.hasFts;
+    return this.lexical.indexed;
+  }
+
+  /** Rows were written or removed since the full-text index was last brought up to date. */
+  get needsUpkeep(): boolean {
+    return this.lexical.needsUpkeep;
+  }
+
+  /** The table's current version (a write records it first, to roll back to). */
+  async version(): Promise<number> {
+    return this.table.version();
+  }
+
+  /**
+   * Put the table back as it was at `version`: one commit, so readers see the state before or after, never a mix.
+   * Used to undo a write that failed or was cut short (the KB's write lock is held, nothing else wrote since).
+   */
+  async rollbackTo(version: number): Promise<void> {
+    if ((await this.table.version()) === version) return;
+    await this.table.checkout(version);
+    await this.table.restore();
+    this.schema = await this.table.schema();
+    const indices = await this.table.listIndices();
+    this.hasVectorIndex = indices.some((i) => i.columns.includes('vector'));
+    this.lexical.reset(indices.some((i) => i.columns.includes('fts')));
   }
 
   /** Add a typed column for each metadata field the table does not have yet. */
@@ -198,17 +252,39 @@ export class ChunkTable {
     }
   }
 
-  async add(rows: ChunkRow[]): Promise<void> {
-    if (rows.length === 0) return;
+  private arrowRows(rows: ChunkRow[]) {
     const metaColumns = this.schema.fields.map((f) => f.name).filter((n) => n.startsWith('m_'));
     const data = rows.map((r) => {
       const { meta, vector, ...rest } = r;
-      const out: Record<string, unknown> = { ...rest };
+      const out: Record<string, unknown> = { ...rest, fts_len: indexLength(r.fts) };
       if (this.vectorDim > 0) out.vector = vector;
       for (const col of metaColumns) out[col] = meta[col] ?? null;
       return out;
     });
-    await this.table.add(buildArrowTable(this.schema, data));
+    return buildArrowTable(this.schema, data);
+  }
+
+  async add(rows: ChunkRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.table.add(this.arrowRows(rows));
+    this.lexical.appended();
+  }
+
+  /**
+   * Write documents' new chunks and remove every older chunk of those documents in ONE commit, so a reader sees
+   * each document's old version or its new one, never both and never neither (a merge-insert keyed on chunk_id:
+   * the new chunk ids are inserted, the documents' other rows deleted as "not matched by source").
+   */
+  async writeDocs(rows: ChunkRow[], replacing: string[]): Promise<void> {
+    if (replacing.length === 0) return this.add(rows);
+    const docs = replacing.map(sqlString).join(', ');
+    await this.table
+      .mergeInsert('chunk_id')
+      .whenNotMatchedInsertAll()
+      .whenNotMatchedBySourceDelete({ where: `doc_id IN (${docs})` })
+      .execute(this.arrowRows(rows));
+    this.lexical.appended();
+    this.lexical.removed();
   }
 
   async count(where?: string): Promise<number> {
@@ -217,11 +293,12 @@ export class ChunkTable {
 
   async deleteDoc(docId: string, keepVersion?: string): Promise<void> {
     const base = `doc_id = ${sqlString(docId)}`;
-    await this.table.delete(keepVersion ? `${base} AND version <> ${sqlString(keepVersion)}` : base);
+    await this.deleteWhere(keepVersion ? `${base} AND version <> ${sqlString(keepVersion)}` : base);
   }
 
   async deleteWhere(predicate: string): Promise<void> {
     await this.table.delete(predicate);
+    this.lexical.removed();
   }
 
   /** (doc_id, version) pairs present in the table, for crash repair. */
@@ -245,17 +322,12 @@ export class ChunkTable {
     return { total, chunks };
   }
 
-  /** BM25 ranking: keys and scores only (text is fetched for the final hits by `hydrate`). */
-  async ftsRank(analyzedQuery: string, limit: number, where?: string): Promise<ChunkRef[]> {
-    if (!analyzedQuery.trim()) return [];
-    let q = this.table
-      .query()
-      .fullTextSearch(analyzedQuery, { columns: ['fts'] })
-      .select([...REF_COLUMNS, '_score'])
-      .withRowId()
-      .limit(limit);
-    if (where) q = q.where(where);
-    return ((await q.toArray()) as Raw[]).map((r) => toRef(r, Number(r._score)));
+  /**
+   * What an exact BM25 ranking of `terms` needs from this table: its statistics and the rows holding a term that
+   * pass `where` (see lexical-index.ts). Scores are computed by the caller, over one or several tables.
+   */
+  async lexicalPart(terms: string[], depth: number, where?: string): Promise<LexicalPart> {
+    return this.lexical.part(terms, depth, where);
   }
 
   /** Nearest chunks by cosine similarity; through the ANN index when there is one, unless `exact`. */
@@ -315,10 +387,6 @@ export class ChunkTable {
     });
   }
 
-  async ftsSearch(analyzedQuery: string, limit: number, where?: string): Promise<StoredChunk[]> {
-    return this.hydrate(await this.ftsRank(analyzedQuery, limit, where));
-  }
-
   async vectorSearch(vector: Float32Array, limit: number, where?: string, options: { exact?: boolean } = {}): Promise<StoredChunk[]> {
     return this.hydrate(await this.vectorRank(vector, limit, where, options));
   }
@@ -353,12 +421,14 @@ export class ChunkTable {
     const byId = new Map(items.map((i) => [i.chunk_id, i.vector]));
     const updated = rows.map((r) => ({ ...r, vector: byId.get(String(r.chunk_id)) ?? null }));
     await this.table.mergeInsert('chunk_id').whenMatchedUpdateAll().execute(buildArrowTable(this.schema, updated));
+    // Updated rows are rewritten into new fragments: they leave the index until upkeep.
+    this.lexical.removed();
   }
 
   async ensureFtsIndex(): Promise<void> {
-    if (this.hasFts) return;
+    if (this.lexical.indexed) return;
     await this.table.createIndex('fts', { config: Index.fts(FTS_OPTIONS), replace: true });
-    this.hasFts = true;
+    await this.lexical.reindexed();
   }
 
   /**
@@ -374,13 +444,17 @@ export class ChunkTable {
     this.hasVectorIndex = true;
   }
 
-  /** Compact fragments and fold new rows into the indexes. */
+  /**
+   * Compact fragments, fold new rows into the indexes and drop deleted rows from them; afterwards the full-text
+   * index covers every row. O(table): run by upkeep in the background (services/indexing.ts), under the write lock.
+   */
   async optimize(): Promise<void> {
     await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    if (this.lexical.indexed) await this.lexical.reindexed();
   }
 
   async unindexedRows(): Promise<number> {
-    if (!this.hasFts) return await this.table.countRows();
+    if (!this.lexical.indexed) return await this.table.countRows();
     const stats = await this.table.indexStats('fts_idx');
     return stats?.numUnindexedRows ?? 0;
   }
@@ -409,9 +483,14 @@ export class ChunkTable {
     await this.table.add(
       buildArrowTable(
         this.schema,
-        rows.map((r, i) => ({ ...r, vector: this.vectorDim > 0 ? (vectors[i] ?? null) : undefined })),
+        rows.map((r, i) => ({
+          ...r,
+          fts_len: r.fts_len ?? indexLength(String(r.fts ?? '')),
+          vector: this.vectorDim > 0 ? (vectors[i] ?? null) : undefined,
+        })),
       ),
     );
+    this.lexical.appended();
   }
 
   async sizeBytes(): Promise<number> {

@@ -9,14 +9,39 @@ import { KbRegistry } from './kb-registry.js';
 import { sqlString } from './sql.js';
 
 /**
+ * A write to documents, recorded in the KB's marker file before its first commit. A document write is two
+ * commits, the chunk table's (one commit for all the batch's chunks: new ones in, replaced ones out) and then
+ * the `documents` table's; the second one decides whether the write happened. Until it is known to have, the
+ * chunk table can be put back to `before`.
+ */
+export interface WriteIntent {
+  kind: 'put' | 'delete';
+  /** Physical chunk table written. */
+  table: string;
+  /** Its version before the write. */
+  before: number;
+  /** put: the version stamped on the batch's document rows. */
+  version?: string;
+  doc_ids: string[];
+}
+
+interface Marker {
+  pid: number;
+  intent?: WriteIntent;
+}
+
+/**
  * The on-disk store: KB registry (kbs.json), the `documents` table and one chunk table per KB in LanceDB.
- * Writes to a KB are serialised by a per-KB mutex. A write in progress leaves a marker file; if the process
- * dies before the write completes, the next open removes chunks that no document row owns (the document row
- * is written last, so a half-written document never becomes visible after a restart).
+ * Writes to a KB are serialised by a per-KB mutex and leave a marker file while they run. A document write
+ * records its intent there (see WriteIntent): a write that fails, or a process killed mid-write, is settled by
+ * putting the chunk table back to its version before the write unless the document rows were committed, at
+ * once (failure) or at the next open (crash). Readers never see a half-written document, and after a restart
+ * every acknowledged write is there.
  */
 export class Store {
   readonly writes = new KeyedMutex();
   private readonly tables = new Map<string, ChunkTable>();
+  private readonly intents = new Map<string, WriteIntent>();
 
   private constructor(
     readonly dir: string,
@@ -37,32 +62,94 @@ export class Store {
     return path.join(this.dir, `.writing-${kbId}`);
   }
 
-  /** Run a write to a KB under its mutex, with the crash marker in place. */
+  private writeMarker(kbId: string, marker: Marker): void {
+    const file = this.markerPath(kbId);
+    const fd = fs.openSync(file, 'w', 0o600);
+    try {
+      fs.writeSync(fd, JSON.stringify(marker));
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * Run a write to a KB under its mutex, with the crash marker in place. If the task fails after recording an
+   * intent whose document rows were not committed, the chunk table is put back before the error goes on: a
+   * failed write leaves nothing behind.
+   */
   write<T>(kbId: string, task: () => Promise<T>): Promise<T> {
     return this.writes.run(kbId, async () => {
-      const marker = this.markerPath(kbId);
-      fs.writeFileSync(marker, String(process.pid));
-      const result = await task();
-      fs.rmSync(marker, { force: true });
-      return result;
+      this.writeMarker(kbId, { pid: process.pid });
+      try {
+        return await task();
+      } catch (err) {
+        const intent = this.intents.get(kbId);
+        if (intent) await this.settle(kbId, intent);
+        throw err;
+      } finally {
+        this.intents.delete(kbId);
+        fs.rmSync(this.markerPath(kbId), { force: true });
+      }
     });
   }
 
+  /** Record a document write before its first commit (inside `write`). */
+  recordIntent(kbId: string, intent: WriteIntent): void {
+    this.writeMarker(kbId, { pid: process.pid, intent });
+    this.intents.set(kbId, intent);
+  }
+
+  /** The document rows of the recorded write are committed: it stands whatever happens next. */
+  intentDone(kbId: string): void {
+    this.intents.delete(kbId);
+    this.writeMarker(kbId, { pid: process.pid });
+  }
+
+  /** Whether the document rows of a write were committed (the write happened). */
+  private async committed(kbId: string, intent: WriteIntent): Promise<boolean> {
+    if (intent.doc_ids.length === 0) return true;
+    const rows = await this.docs.summaries(kbId, intent.doc_ids);
+    if (intent.kind === 'delete') return rows.size === 0;
+    return [...rows.values()].some((r) => r.version === intent.version);
+  }
+
+  /** Keep a write whose document rows were committed; else put its chunk table back as it was before it. */
+  private async settle(kbId: string, intent: WriteIntent): Promise<'kept' | 'rolled back'> {
+    if (await this.committed(kbId, intent)) return 'kept';
+    const table = await this.openTable(intent.table);
+    if (table) await table.rollbackTo(intent.before);
+    return 'rolled back';
+  }
+
+  /** At open: settle the writes a crash cut short (see WriteIntent). Returns the KBs that were repaired. */
   async repairInterruptedWrites(): Promise<string[]> {
     const repaired: string[] = [];
     for (const name of fs.readdirSync(this.dir)) {
       if (!name.startsWith('.writing-')) continue;
       const kbId = name.slice('.writing-'.length);
-      const table = await this.chunks(kbId);
-      if (table) {
-        const owned = await this.docs.versions(kbId);
-        const orphans = (await table.docVersions()).filter((p) => owned.get(p.doc_id) !== p.version);
-        for (const o of orphans) await table.deleteWhere(`doc_id = ${sqlString(o.doc_id)} AND version = ${sqlString(o.version)}`);
-        if (orphans.length) repaired.push(kbId);
+      let marker: Marker | undefined;
+      try {
+        marker = JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8')) as Marker;
+      } catch {
+        marker = undefined;
       }
+      if (marker?.intent) {
+        if ((await this.settle(kbId, marker.intent)) === 'rolled back') repaired.push(kbId);
+      } else if (await this.removeOrphans(kbId)) repaired.push(kbId);
       fs.rmSync(path.join(this.dir, name), { force: true });
     }
     return repaired;
+  }
+
+  /** Writes with no recorded intent (older versions, bulk deletes): chunks that no document row owns go. */
+  private async removeOrphans(kbId: string): Promise<boolean> {
+    const table = await this.chunks(kbId);
+    if (!table) return false;
+    const owned = await this.docs.versions(kbId);
+    const orphans = (await table.docVersions()).filter((p) => owned.get(p.doc_id) !== p.version);
+    for (const o of orphans) await table.deleteWhere(`doc_id = ${sqlString(o.doc_id)} AND version = ${sqlString(o.version)}`);
+    return orphans.length > 0;
   }
 
   /**

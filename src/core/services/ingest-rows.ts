@@ -1,0 +1,85 @@
+import type { AddResult, MetadataFieldType } from '../../shared/contract/index.js';
+import { RagError } from '../../shared/errors.js';
+import type { ChunkRow } from '../store/chunk-table.js';
+import type { DocumentRow } from '../store/documents-repo.js';
+import { analyzeForIndex } from '../text/analyzer.js';
+import type { Decision, PreparedDoc } from './ingest.js';
+import { typeMetadata } from './metadata.js';
+
+export interface Pending {
+  i: number;
+  doc: PreparedDoc;
+  decision: Extract<Decision, { kind: 'write' }>;
+}
+
+/**
+ * The chunk rows and document rows of a batch, all stamped with one `version` (chunk ids carry it too, so a
+ * new version never collides with the one it replaces). Metadata is typed against the KB's fields; a document
+ * whose metadata cannot be typed gets its error in `results` and is left out.
+ */
+export function buildRows(
+  kbId: string,
+  toWrite: Pending[],
+  at: { vectors: Map<PreparedDoc, Float32Array[]>; version: string; now: string; fields: Readonly<Record<string, MetadataFieldType>> },
+  results: Array<AddResult | RagError>,
+): { rows: ChunkRow[]; docRows: DocumentRow[]; good: Pending[]; fields: Record<string, MetadataFieldType> } {
+  const { version, now } = at;
+  const rows: ChunkRow[] = [];
+  const docRows: DocumentRow[] = [];
+  const good: Pending[] = [];
+  const fields = { ...at.fields };
+  for (const w of toWrite) {
+    try {
+      const typed = typeMetadata(w.doc.metadata, fields);
+      Object.assign(fields, typed.newFields);
+      w.doc.warnings.push(...typed.warnings);
+      const docVectors = at.vectors.get(w.doc);
+      w.doc.chunks.forEach((c, ci) => {
+        rows.push({
+          chunk_id: `${w.doc.doc_id}#${version}#${c.chunk_index}`,
+          doc_id: w.doc.doc_id,
+          version,
+          chunk_index: c.chunk_index,
+          text: c.text,
+          fts: analyzeForIndex(`${w.doc.title}\n${c.text}`),
+          vector: docVectors?.[ci] ?? null,
+          title: w.doc.title,
+          source: w.doc.source,
+          parser: w.doc.parsed.parser,
+          page: c.location.page ?? null,
+          heading_path: c.location.heading_path?.length ? JSON.stringify(c.location.heading_path) : null,
+          line_start: c.location.line_start ?? null,
+          line_end: c.location.line_end ?? null,
+          char_start: c.location.char_start ?? 0,
+          char_end: c.location.char_end ?? c.text.length,
+          tokens: c.tokens,
+          metadata: JSON.stringify(w.doc.metadata),
+          created_at: w.decision.created_at ?? now,
+          updated_at: now,
+          meta: typed.columns,
+        });
+      });
+      docRows.push({
+        kb_id: kbId,
+        doc_id: w.doc.doc_id,
+        title: w.doc.title,
+        source: w.doc.source,
+        metadata: w.doc.metadata,
+        content: w.doc.parsed.text,
+        content_hash: w.doc.hash,
+        parser: w.doc.parsed.parser,
+        chunking: w.doc.chunking,
+        chunk_count: w.doc.chunks.length,
+        size: w.doc.parsed.text.length,
+        version,
+        created_at: w.decision.created_at ?? now,
+        updated_at: now,
+        file_path: w.doc.file ?? null,
+      });
+      good.push(w);
+    } catch (err) {
+      results[w.i] = err instanceof RagError ? err : new RagError('internal', String(err), { cause: err });
+    }
+  }
+  return { rows, docRows, good, fields };
+}

@@ -1,0 +1,90 @@
+/**
+ * BM25 exactly as LanceDB's full-text index scores it (lance-index `scorer.rs`), so that a ranking computed here
+ * equals the ranking of a freshly built index, give or take float rounding:
+ *   score(d, q) = Σ_{t ∈ set(q), df(t) > 0} idf(t) · tf·(K1+1) / (tf + K1·(1 − B + B·dl/avgdl))
+ *   idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)),  avgdl = total tokens / N
+ * N counts every row (even one whose text has no tokens). The index splits the analysed text on spaces
+ * (see text/analyzer.ts) and ignores tokens of MAX_TOKEN_BYTES UTF-8 bytes or more: they count neither
+ * in a row's length nor as terms.
+ */
+
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
+/** The index's token length limit (tantivy's RemoveLongFilter default): a token of this many bytes or more is dropped. */
+export const MAX_TOKEN_BYTES = 40;
+
+/** Collection statistics over the rows a ranking is computed against. */
+export interface LexStats {
+  /** Rows (documents for BM25: chunks here). */
+  docs: number;
+  /** Sum of the rows' lengths in index tokens. */
+  tokens: number;
+  /** Rows holding each query term. */
+  df: Map<string, number>;
+}
+
+export function emptyStats(): LexStats {
+  return { docs: 0, tokens: 0, df: new Map() };
+}
+
+/** Add `b` into `a` (statistics of disjoint row sets). */
+export function addStats(a: LexStats, b: LexStats): LexStats {
+  a.docs += b.docs;
+  a.tokens += b.tokens;
+  for (const [t, n] of b.df) a.df.set(t, (a.df.get(t) ?? 0) + n);
+  return a;
+}
+
+function kept(token: string): boolean {
+  if (token.length === 0) return false;
+  // Fast path: a token of fewer than 40 UTF-16 units that are all ASCII is short enough.
+  if (token.length * 3 < MAX_TOKEN_BYTES) return true;
+  return Buffer.byteLength(token, 'utf8') < MAX_TOKEN_BYTES;
+}
+
+/** The tokens the index keeps of an analysed text (the `fts` column). */
+export function indexTokens(analyzed: string): string[] {
+  return analyzed.split(' ').filter(kept);
+}
+
+/** A row's length as the index counts it. */
+export function indexLength(analyzed: string): number {
+  let n = 0;
+  for (const t of analyzed.split(' ')) if (kept(t)) n++;
+  return n;
+}
+
+/** The distinct terms of an analysed query that the index can match. */
+export function queryTerms(analyzedQuery: string): string[] {
+  return [...new Set(indexTokens(analyzedQuery))];
+}
+
+/** Term frequencies of the query terms in one row's analysed text, and the row's length. */
+export function termFrequencies(analyzed: string, terms: ReadonlySet<string>): { tf: Map<string, number>; dl: number } {
+  const tf = new Map<string, number>();
+  let dl = 0;
+  for (const t of analyzed.split(' ')) {
+    if (!kept(t)) continue;
+    dl++;
+    if (terms.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
+  }
+  return { tf, dl };
+}
+
+export function idf(df: number, docs: number): number {
+  return Math.log((docs - df + 0.5) / (df + 0.5) + 1);
+}
+
+/** BM25 of one row for the query terms under `stats`. */
+export function bm25(tf: ReadonlyMap<string, number>, dl: number, stats: LexStats): number {
+  if (stats.docs === 0) return 0;
+  const avgdl = stats.tokens / stats.docs;
+  const norm = BM25_K1 * (1 - BM25_B + (BM25_B * dl) / (avgdl > 0 ? avgdl : 1));
+  let score = 0;
+  for (const [term, f] of tf) {
+    const df = stats.df.get(term) ?? 0;
+    if (df === 0 || f === 0) continue;
+    score += (idf(df, stats.docs) * (f * (BM25_K1 + 1))) / (f + norm);
+  }
+  return score;
+}

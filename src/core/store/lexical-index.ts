@@ -1,0 +1,233 @@
+import type { Table } from '@lancedb/lancedb';
+import { emptyStats, termFrequencies, type LexStats } from './bm25.js';
+
+/**
+ * Full-text ranking that is right after every write, whatever state LanceDB's index is in.
+ *
+ * What LanceDB 0.31 does (measured, see docs/benchmarks.md): its FTS index covers the rows present when it was
+ * built or last optimized. Rows written later are "unindexed": a plain search scores them by a flat scan that
+ * misses terms the index has never seen and normalises by the wrong lengths; rows deleted later stay in the
+ * index's statistics. `optimize()` folds everything in (compaction, then an index rewrite), but costs O(table)
+ * per call: ~0.5 s at 5k chunks. So the index is brought up to date in the background (services/indexing.ts),
+ * and every search ranks exactly meanwhile:
+ *
+ * - The index covers every row whose address (`_rowaddr`: fragment id << 32 | offset) is below the watermark
+ *   `W` taken when it was built: fragment ids only grow, so later writes land at or above `W`.
+ * - Indexed part: candidates from the index alone (`fastSearch`, prefiltered to `_rowaddr < W`); its statistics
+ *   (rows, total length, and each query term's document frequency counted through the index) are exact for the
+ *   live rows and are cached until a write removes indexed rows.
+ * - Delta (`_rowaddr >= W`): scanned, every row's terms counted here.
+ * - Each candidate is scored with the union's statistics (bm25.ts), the formula LanceDB uses: the ranking equals
+ *   a freshly built index's, give or take float rounding. Searches over several KBs add their statistics up.
+ */
+
+type Raw = Record<string, unknown>;
+
+/** A row that holds at least one query term: its key, where it is, and what BM25 needs of it. */
+export interface LexCandidate {
+  chunk_id: string;
+  doc_id: string;
+  chunk_index: number;
+  rowid?: bigint;
+  tf: Map<string, number>;
+  dl: number;
+}
+
+export interface LexicalPart {
+  /** Statistics over every row of the table (not only those the filter lets through). */
+  stats: LexStats;
+  candidates: LexCandidate[];
+}
+
+const CANDIDATE_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index', 'fts'];
+const FTS_COLUMN = { columns: ['fts'] };
+
+function candidate(r: Raw, terms: ReadonlySet<string>): LexCandidate {
+  const { tf, dl } = termFrequencies(String(r.fts ?? ''), terms);
+  const c: LexCandidate = { chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), chunk_index: Number(r.chunk_index), tf, dl };
+  if (typeof r._rowid === 'bigint') c.rowid = r._rowid;
+  return c;
+}
+
+/** The lexical side of one chunk table: the watermark, cached statistics of the indexed part, exact candidates. */
+export class LexicalIndex {
+  /** Rows below this address are in the FTS index; 0 while there is none (every row is then scanned). */
+  private watermark = 0n;
+  /** Whether `watermark` was established in this process (else it is worked out on first use). */
+  private known = false;
+  /** Bumped whenever indexed rows may have gone (deleted, replaced, updated, rolled back) or the index changed. */
+  private epoch = 0;
+  private base: { epoch: number; docs: number; tokens: number } | undefined;
+  private readonly df = new Map<string, { epoch: number; n: number }>();
+  private dirty = false;
+
+  constructor(
+    private readonly table: Table,
+    private hasIndex: boolean,
+  ) {}
+
+  get indexed(): boolean {
+    return this.hasIndex;
+  }
+
+  /** Whether rows were written or removed since the index was last brought up to date (upkeep has work to do). */
+  get needsUpkeep(): boolean {
+    return this.dirty;
+  }
+
+  /** Rows were appended (they land above the watermark: nothing cached changes). */
+  appended(): void {
+    this.dirty = true;
+  }
+
+  /** Indexed rows may have been deleted or rewritten: cached statistics of the indexed part are stale. */
+  removed(): void {
+    this.dirty = true;
+    this.epoch++;
+  }
+
+  /**
+   * After the index was built or optimized (under the KB's write lock, so nothing was written meanwhile):
+   * every row present is indexed, so the watermark moves past the last fragment.
+   */
+  async reindexed(): Promise<void> {
+    this.hasIndex = true;
+    this.epoch++;
+    const stats = await this.table.indexStats('fts_idx');
+    if (stats && stats.numUnindexedRows === 0) {
+      this.watermark = await this.endAddress();
+      this.dirty = false;
+    }
+    this.known = true;
+  }
+
+  /** After a rollback or a reopen: forget what was cached and work the state out again. */
+  reset(hasIndex: boolean): void {
+    this.hasIndex = hasIndex;
+    this.known = false;
+    this.epoch++;
+    this.dirty = true;
+  }
+
+  /** One past the highest fragment id holding rows, as an address: `(max fragment + 1) << 32`. */
+  private async endAddress(): Promise<bigint> {
+    if ((await this.table.countRows()) === 0) return 0n;
+    const atOrAbove = async (f: number) => (await this.table.countRows(`_rowaddr >= ${BigInt(f) << 32n}`)) > 0;
+    // Exponential then binary search for the first fragment id with no rows at or above it.
+    let hi = 1;
+    while (await atOrAbove(hi)) hi *= 2;
+    let lo = 0;
+    while (lo + 1 < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (await atOrAbove(mid)) lo = mid;
+      else hi = mid;
+    }
+    return BigInt(hi) << 32n;
+  }
+
+  private async ensureKnown(): Promise<void> {
+    if (this.known) return;
+    this.known = true;
+    if (!this.hasIndex) {
+      this.watermark = 0n;
+      this.dirty ||= (await this.table.countRows()) > 0;
+      return;
+    }
+    const stats = await this.table.indexStats('fts_idx');
+    // With rows left unindexed we cannot tell which: every row is scanned until upkeep has run (needsUpkeep).
+    if (stats && stats.numUnindexedRows === 0) this.watermark = await this.endAddress();
+    else {
+      this.watermark = 0n;
+      this.dirty = true;
+    }
+  }
+
+  private async indexedBase(): Promise<{ docs: number; tokens: number }> {
+    const epoch = this.epoch;
+    if (this.base?.epoch === epoch) return this.base;
+    const below = `_rowaddr < ${this.watermark}`;
+    const [docs, lengths] = await Promise.all([this.table.countRows(below), this.table.query().where(below).select(['fts_len']).toArrow()]);
+    let tokens = 0;
+    const col = lengths.getChild('fts_len');
+    if (col) for (const v of col) tokens += Number(v ?? 0);
+    const base = { epoch, docs, tokens };
+    if (epoch === this.epoch) this.base = base;
+    return base;
+  }
+
+  /** Live indexed rows holding `term`, counted through the index. */
+  private async indexedDf(term: string, docs: number): Promise<number> {
+    const epoch = this.epoch;
+    const hit = this.df.get(term);
+    if (hit?.epoch === epoch) return hit.n;
+    const rows = await this.table
+      .query()
+      .fullTextSearch(term, FTS_COLUMN)
+      .fastSearch()
+      .where(`_rowaddr < ${this.watermark}`)
+      .select(['_score'])
+      .limit(docs + 1)
+      .toArrow();
+    if (epoch === this.epoch) {
+      if (this.df.size > 50_000) this.df.clear();
+      this.df.set(term, { epoch, n: rows.numRows });
+    }
+    return rows.numRows;
+  }
+
+  /**
+   * Statistics of the whole table for `terms` and the rows holding any of them that pass `where`: every such
+   * row of the delta, and the index's best `depth` (by its own, possibly stale, scores) of the indexed part.
+   */
+  async part(terms: string[], depth: number, where?: string): Promise<LexicalPart> {
+    const stats = emptyStats();
+    if (terms.length === 0) return { stats, candidates: [] };
+    await this.ensureKnown();
+    const termSet = new Set(terms);
+    const w = this.watermark;
+    const [delta, indexed] = await Promise.all([
+      this.delta(termSet, w, where),
+      w > 0n ? this.indexedPart(terms, termSet, depth, where) : undefined,
+    ]);
+    stats.docs = delta.docs + (indexed?.docs ?? 0);
+    stats.tokens = delta.tokens + (indexed?.tokens ?? 0);
+    for (const t of terms) stats.df.set(t, (delta.df.get(t) ?? 0) + (indexed?.df.get(t) ?? 0));
+    return { stats, candidates: [...(indexed?.candidates ?? []), ...delta.candidates] };
+  }
+
+  private async indexedPart(terms: string[], termSet: ReadonlySet<string>, depth: number, where: string | undefined) {
+    const base = await this.indexedBase();
+    const df = new Map<string, number>();
+    if (base.docs > 0) await Promise.all(terms.map(async (t) => df.set(t, await this.indexedDf(t, base.docs))));
+    const below = `_rowaddr < ${this.watermark}`;
+    const rows =
+      base.docs === 0
+        ? []
+        : ((await this.table
+            .query()
+            .fullTextSearch(terms.join(' '), FTS_COLUMN)
+            .fastSearch()
+            .where(where ? `${below} AND (${where})` : below)
+            .select([...CANDIDATE_COLUMNS, '_score'])
+            .withRowId()
+            .limit(depth)
+            .toArray()) as Raw[]);
+    return { docs: base.docs, tokens: base.tokens, df, candidates: rows.map((r) => candidate(r, termSet)) };
+  }
+
+  /** Every row at or above the watermark: counted into the statistics; those with a term that pass `where` kept. */
+  private async delta(termSet: ReadonlySet<string>, w: bigint, where: string | undefined) {
+    const out = { docs: 0, tokens: 0, df: new Map<string, number>(), candidates: [] as LexCandidate[] };
+    const columns: Record<string, string> = { chunk_id: 'chunk_id', doc_id: 'doc_id', chunk_index: 'chunk_index', fts: 'fts' };
+    if (where) columns.passes = `(${where})`;
+    const rows = (await this.table.query().where(`_rowaddr >= ${w}`).select(columns).withRowId().toArray()) as Raw[];
+    for (const r of rows) {
+      const c = candidate(r, termSet);
+      out.docs++;
+      out.tokens += c.dl;
+      for (const t of c.tf.keys()) out.df.set(t, (out.df.get(t) ?? 0) + 1);
+      if (c.tf.size > 0 && (!where || r.passes === true)) out.candidates.push(c);
+    }
+    return out;
+  }
+}
