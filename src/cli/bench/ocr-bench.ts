@@ -38,6 +38,17 @@ const VARIANTS: Variant[] = [
   { name: 'soiled photo 300 dpi (JPEG)', dpi: 300, variant: 'photo', pages: [1], format: 'jpeg' },
 ];
 
+/** CPU seconds a process has used so far, all its threads (Tesseract's and the parse pool's included), from /proc. */
+function cpuOf(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()!.split(' ');
+    // utime and stime, fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks (100 per second).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 function rssOf(pid: number): number {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -48,23 +59,35 @@ function rssOf(pid: number): number {
   }
 }
 
-function run(
-  root: string,
-  args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string; seconds: number; peakMb: number }> {
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  seconds: number;
+  /** CPU seconds (last sample before it ended, every 50 ms). */
+  cpu: number;
+  peakMb: number;
+}
+
+function run(root: string, args: string[]): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(process.execPath, [path.join(root, 'bin', 'ragdesk.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let peak = 0;
+    let cpu = 0;
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-    const poll = setInterval(() => child.pid && (peak = Math.max(peak, rssOf(child.pid))), 50);
+    const poll = setInterval(() => {
+      if (!child.pid) return;
+      peak = Math.max(peak, rssOf(child.pid));
+      cpu = Math.max(cpu, cpuOf(child.pid));
+    }, 50);
     child.on('error', reject);
     child.on('close', (code) => {
       clearInterval(poll);
-      resolve({ code, stdout, stderr, seconds: (performance.now() - start) / 1000, peakMb: round(peak, 0) });
+      resolve({ code, stdout, stderr, seconds: (performance.now() - start) / 1000, cpu, peakMb: round(peak, 0) });
     });
   });
 }
@@ -108,12 +131,16 @@ export async function benchOcr(
       const pages = v.pages.map((p, k) => ({ page: k + 1, text: texts[p]!, truth: rendered[k]!.truth }));
       files.push({ v: vi, lang, doc, pages });
       const ocrSeconds = Math.max(0, add.seconds - baseline.seconds);
-      log(`  ${v.name}, ${lang}: ${pages.length} page(s) in ${add.seconds.toFixed(1)} s, peak RSS ${add.peakMb} MB`);
+      const cpuSeconds = Math.max(0, add.cpu - baseline.cpu);
+      log(
+        `  ${v.name}, ${lang}: ${pages.length} page(s) in ${add.seconds.toFixed(1)} s (${add.cpu.toFixed(1)} CPU s), peak RSS ${add.peakMb} MB`,
+      );
       rows.push({
         variant: v.name,
         lang,
         pages: pages.length,
         s_per_page: round(ocrSeconds / pages.length, 1),
+        cpu_s_per_page: round(cpuSeconds / pages.length, 1),
         add_seconds: round(add.seconds, 1),
         peak_rss_mb: add.peakMb,
       });
@@ -154,6 +181,7 @@ export async function benchOcr(
     languages: langs,
     left_out: LANGS.filter((l) => !langs.includes(l)),
     baseline_add_seconds: round(baseline.seconds, 1),
+    baseline_add_cpu_seconds: round(baseline.cpu, 1),
     baseline_peak_rss_mb: baseline.peakMb,
     targets_met: clean.every((r) => Number(r.cer_pct) <= Number(r.target_pct)),
     every_page_found: rows.every((r) => String(r.phrase_hit_rate).split('/')[0] === String(r.pages)),

@@ -92,7 +92,17 @@ export function registerBench(program: Command): void {
       if (ocr) {
         const { rows, ...rest } = ocr;
         printLine('OCR (ragdesk add of image-only PDFs and images; languages detected per page)');
-        printTable(rows, ['variant', 'lang', 'pages', 'cer_pct', 'target_pct', 'phrase_hit_rate', 's_per_page', 'peak_rss_mb']);
+        printTable(rows, [
+          'variant',
+          'lang',
+          'pages',
+          'cer_pct',
+          'target_pct',
+          'phrase_hit_rate',
+          's_per_page',
+          'cpu_s_per_page',
+          'peak_rss_mb',
+        ]);
         for (const [k, v] of Object.entries(rest)) printLine(`  ${k.padEnd(28)} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
         printLine();
       }
