@@ -9,7 +9,12 @@ import { OcrLanguageStore } from './lang-store.js';
  * installs) imported into a temp data dir through the same import path users take, and the committed fixtures
  * with their known text. Nothing is downloaded.
  */
-export const DEBIAN_TESSDATA = process.env.RAGDESK_TEST_TESSDATA ?? '/usr/share/tesseract-ocr/5/tessdata';
+export const DEBIAN_TESSDATA =
+  process.env.RAGDESK_TEST_TESSDATA ??
+  ['/usr/share/tesseract-ocr/5/tessdata', '/usr/share/tesseract-ocr/4.00/tessdata', '/usr/share/tessdata'].find((d) =>
+    fs.existsSync(path.join(d, 'rus.traineddata')),
+  ) ??
+  '/usr/share/tesseract-ocr/5/tessdata';
 
 /** Whether Debian's data for these languages is installed. In CI its absence is an error, not a skip. */
 export function haveTessdata(codes: readonly string[] = ['rus', 'chi_sim']): boolean {
