@@ -197,13 +197,14 @@ describe('ragdesk CLI end to end', () => {
     });
   });
 
-  it('refuses a data dir held by another live process, naming it', async () => {
+  it('refuses a data dir held by another live process that serves no port, naming it, after waiting for it', async () => {
     const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
     const lockFile = path.join(dataDir, 'ragdesk.lock');
     try {
       fs.writeFileSync(lockFile, JSON.stringify({ pid: holder.pid, port: null, token: 't', started_at: '', host: '127.0.0.1' }));
-      const r = await cli('kb', 'list', '--json');
+      const r = await ragdesk(['--data-dir', dataDir, 'kb', 'list', '--json'], { RAGDESK_OWNER_WAIT_MS: '1500' });
       expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`waiting for ragdesk (pid ${holder.pid})`);
       const err = json<{ error: { code: string; message: string } }>(r).error;
       expect(err.code).toBe('busy');
       expect(err.message).toContain(String(holder.pid));

@@ -1,11 +1,31 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { ingestFilesJob } from '../../core/jobs/files-job.js';
-import { expandPaths } from '../../core/services/file-ingest.js';
-import { withCore } from '../open-core.js';
+import type { AddFilesResult, RagClient } from '../../shared/contract/index.js';
+import { withClient } from '../open-core.js';
 import { EXIT, printJson, printLine } from '../output.js';
-import { createProgress } from '../progress.js';
+import { createProgress, progressToken, whileProgress } from '../progress.js';
 import { chunkingFrom, chunkingOptions, collect, globals } from './common.js';
+
+/** Said once for the whole run: without the model, documents were stored for full-text search only. */
+async function vectorsNote(client: RagClient, kbId: string): Promise<string | undefined> {
+  const kb = await client.getKb({ kb_id: kbId });
+  const model = (await client.modelStatus({})).find((m) => m.kind === 'embedding' && m.model === kb.embedding_model);
+  if (model?.state === 'loaded') return undefined;
+  return (
+    `note: stored without vectors: model ${kb.embedding_model} is ${model?.state ?? 'not loaded'}${model?.error ? ` (${model.error})` : ''}. ` +
+    'Full-text search works now; vectors are added once the model is available (ragdesk serve and the app fill them in at start).'
+  );
+}
+
+function printOutcomes(res: AddFilesResult): void {
+  for (const x of res.results) {
+    if (!x.ok) printLine(`  FAILED  ${x.file}: [${x.error?.code}] ${x.error?.message}`);
+    else if (x.status === 'skipped') printLine(`  skipped ${x.file}: ${x.reason}`);
+    else
+      printLine(`  ${(x.status ?? '').padEnd(7)} ${x.file} (${x.chunks} chunks)${x.warnings?.length ? ` — ${x.warnings.join('; ')}` : ''}`);
+  }
+  printLine(`${res.files} files: ${res.added} added, ${res.updated} updated, ${res.skipped} skipped, ${res.failed} failed`);
+}
 
 export function registerAdd(program: Command): void {
   chunkingOptions(
@@ -17,54 +37,42 @@ export function registerAdd(program: Command): void {
       .option('--exclude <glob>', 'skip files matching this glob (repeatable)', collect),
   ).action(async (paths: string[], o: { kb: string; overwrite?: boolean; exclude?: string[] } & Record<string, unknown>, cmd: Command) => {
     const g = globals(cmd);
-    const code = await withCore(g, async (core) => {
-      await core.client.getKb({ kb_id: o.kb });
-      const targets = await expandPaths(paths, o.exclude ? { exclude: o.exclude } : {});
-      const bar = createProgress(!g.json);
-      bar.start(targets.length, `indexing into ${o.kb}`);
+    process.exitCode = await withClient(g, async ({ client }) => {
+      await client.getKb({ kb_id: o.kb });
       const chunking = chunkingFrom(o as never);
-      const { outcomes } = await ingestFilesJob(core, o.kb, targets, {
-        overwrite: Boolean(o.overwrite),
-        ...(chunking ? { chunking } : {}),
-        onFile: (out, done) => bar.update(done, path.basename(out.file)),
-      });
-      bar.stop();
-      const failed = outcomes.filter((x) => !x.ok);
-      const count = (s: string) => outcomes.filter((x) => x.status === s).length;
-      const summary = {
-        kb_id: o.kb,
-        files: outcomes.length,
-        added: count('added'),
-        updated: count('updated'),
-        skipped: count('skipped'),
-        failed: failed.length,
-      };
-      if (g.json) printJson({ ...summary, results: outcomes });
-      else {
-        for (const x of outcomes) {
-          if (!x.ok) printLine(`  FAILED  ${x.file}: [${x.error?.code}] ${x.error?.message}`);
-          else if (x.status === 'skipped') printLine(`  skipped ${x.file}: ${x.reason}`);
-          else
-            printLine(
-              `  ${(x.status ?? '').padEnd(7)} ${x.file} (${x.chunks} chunks)${x.warnings?.length ? ` — ${x.warnings.join('; ')}` : ''}`,
-            );
-        }
-        printLine(
-          `${summary.files} files: ${summary.added} added, ${summary.updated} updated, ${summary.skipped} skipped, ${summary.failed} failed`,
-        );
-        // Said once for the whole run: without the model, documents were stored for full-text search only.
-        const kb = await core.client.getKb({ kb_id: o.kb });
-        const model = core.ctx.models.status().find((m) => m.kind === 'embedding' && m.model === kb.embedding_model);
-        if (summary.added + summary.updated > 0 && model?.state !== 'loaded') {
-          printLine(
-            `note: stored without vectors: model ${kb.embedding_model} is ${model?.state ?? 'not loaded'}${model?.error ? ` (${model.error})` : ''}. ` +
-              'Full-text search works now; vectors are added once the model is available (ragdesk serve and the app fill them in at start).',
-          );
-        }
+      const token = progressToken();
+      const bar = createProgress(!g.json);
+      let started = false;
+      const res = await whileProgress(
+        client,
+        token,
+        client.addFiles({
+          kb_id: o.kb,
+          // Absolute: the process that owns the data dir (maybe not this one) reads the files.
+          paths: paths.map((p) => path.resolve(p)),
+          exclude: o.exclude ?? [],
+          overwrite: Boolean(o.overwrite),
+          ...(chunking ? { chunking } : {}),
+          progress_token: token,
+        }),
+        (p) => {
+          if (!started) {
+            bar.start(p.total, `indexing into ${o.kb}`);
+            started = true;
+          }
+          bar.update(p.done, p.detail ? path.basename(p.detail) : '');
+        },
+      ).finally(() => bar.stop());
+      if (g.json) {
+        const { kb_id, files, added, updated, skipped, failed, results, job_id } = res;
+        printJson({ kb_id, files, added, updated, skipped, failed, results, job_id });
+      } else {
+        printOutcomes(res);
+        const note = res.added + res.updated > 0 ? await vectorsNote(client, o.kb) : undefined;
+        if (note) printLine(note);
       }
-      if (outcomes.length === 0) return EXIT.ok;
-      return failed.length === 0 ? EXIT.ok : failed.length === outcomes.length ? EXIT.error : EXIT.partial;
+      if (res.files === 0) return EXIT.ok;
+      return res.failed === 0 ? EXIT.ok : res.failed === res.files ? EXIT.error : EXIT.partial;
     });
-    process.exitCode = code;
   });
 }

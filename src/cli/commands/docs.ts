@@ -1,5 +1,7 @@
+import path from 'node:path';
 import type { Command } from 'commander';
-import { withCore } from '../open-core.js';
+import { describeLocation } from '../location.js';
+import { withClient } from '../open-core.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { chunkingFrom, chunkingOptions, globals, intArg } from './common.js';
 
@@ -14,8 +16,8 @@ export function registerDocs(program: Command): void {
     .description('documents, newest first')
     .action(async (o: { kb: string; limit: number; offset: number }, cmd: Command) => {
       const g = globals(cmd);
-      await withCore(g, async (core) => {
-        const res = await core.client.listDocuments({ kb_id: o.kb, limit: o.limit, offset: o.offset });
+      await withClient(g, async ({ client }) => {
+        const res = await client.listDocuments({ kb_id: o.kb, limit: o.limit, offset: o.offset });
         if (g.json) return printJson(res);
         printTable(
           res.documents.map((d) => ({ ...d, updated: d.updated_at.slice(0, 19) })),
@@ -31,8 +33,8 @@ export function registerDocs(program: Command): void {
     .description('a document with its full content')
     .action(async (docId: string, o: { kb: string }, cmd: Command) => {
       const g = globals(cmd);
-      await withCore(g, async (core) => {
-        const doc = await core.client.getDocument({ kb_id: o.kb, doc_id: docId });
+      await withClient(g, async ({ client }) => {
+        const doc = await client.getDocument({ kb_id: o.kb, doc_id: docId });
         if (g.json) return printJson(doc);
         printLine(`${doc.title}  (${doc.doc_id}, ${doc.parser}, ${doc.chunk_count} chunks, source ${doc.source || '-'})`);
         if (Object.keys(doc.metadata).length) printLine(`metadata: ${JSON.stringify(doc.metadata)}`);
@@ -47,8 +49,8 @@ export function registerDocs(program: Command): void {
     .description('delete a document and its chunks')
     .action(async (docId: string, o: { kb: string }, cmd: Command) => {
       const g = globals(cmd);
-      await withCore(g, async (core) => {
-        const res = await core.client.deleteDocument({ kb_id: o.kb, doc_id: docId });
+      await withClient(g, async ({ client }) => {
+        const res = await client.deleteDocument({ kb_id: o.kb, doc_id: docId });
         if (g.json) printJson(res);
         else printLine(`deleted ${docId} (${res.chunks_deleted} chunks)`);
       });
@@ -62,18 +64,11 @@ export function registerDocs(program: Command): void {
     .description("a document's chunks with their locations")
     .action(async (docId: string, o: { kb: string; offset: number; limit: number }, cmd: Command) => {
       const g = globals(cmd);
-      await withCore(g, async (core) => {
-        const res = await core.client.listChunks({ kb_id: o.kb, doc_id: docId, offset: o.offset, limit: o.limit });
+      await withClient(g, async ({ client }) => {
+        const res = await client.listChunks({ kb_id: o.kb, doc_id: docId, offset: o.offset, limit: o.limit });
         if (g.json) return printJson(res);
         for (const c of res.chunks) {
-          const loc = [
-            c.location.page ? `p.${c.location.page}` : '',
-            c.location.heading_path?.join(' › ') ?? '',
-            c.location.line_start ? `lines ${c.location.line_start}-${c.location.line_end}` : '',
-          ]
-            .filter(Boolean)
-            .join('  ');
-          printLine(`#${c.chunk_index}  ${c.characters} chars, ${c.tokens} tokens  ${loc}`);
+          printLine(`#${c.chunk_index}  ${c.characters} chars, ${c.tokens} tokens  ${describeLocation(c.location)}`);
           printLine(c.text);
           printLine('');
         }
@@ -88,18 +83,17 @@ export function registerDocs(program: Command): void {
       .description('show how a file would be chunked; writes nothing'),
   ).action(async (file: string, o: { kb?: string } & Record<string, unknown>, cmd: Command) => {
     const g = globals(cmd);
-    await withCore(g, async (core) => {
+    await withClient(g, async ({ client }) => {
       const chunking = chunkingFrom(o as never);
-      const res = await core.client.preview({ path: file, ...(o.kb ? { kb_id: o.kb } : {}), ...(chunking ? { chunking } : {}) });
+      // Absolute: the owner of the data dir, not this process, may be the one that reads the file.
+      const res = await client.preview({ path: path.resolve(file), ...(o.kb ? { kb_id: o.kb } : {}), ...(chunking ? { chunking } : {}) });
       if (g.json) return printJson(res);
       printLine(
         `${res.parser}: ${res.characters} characters → ${res.chunks.length} chunks (${res.chunking.strategy}, ${res.chunking.chunk_size}/${res.chunking.chunk_overlap} tokens)`,
       );
       for (const w of res.warnings) printLine(`warning: ${w}`);
       for (const c of res.chunks) {
-        printLine(
-          `#${c.chunk_index}  ${c.characters} chars, ${c.tokens} tokens  ${c.location.page ? `p.${c.location.page} ` : ''}${c.location.heading_path?.join(' › ') ?? ''}`,
-        );
+        printLine(`#${c.chunk_index}  ${c.characters} chars, ${c.tokens} tokens  ${describeLocation(c.location)}`);
         printLine(`   ${c.text.replace(/\s+/g, ' ').slice(0, 200)}${c.text.length > 200 ? '…' : ''}`);
       }
     });

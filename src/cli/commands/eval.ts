@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { defaultQueriesFile, evalKbQueries, loadKbQueries, type ModelEval } from '../../core/eval/kb-eval.js';
+import { defaultQueriesFile, loadKbQueries, type ModelEval } from '../../core/eval/kb-eval.js';
 import { runEval, type EvalReport } from '../../core/eval/run-eval.js';
 import { FUSION_METHODS, type FusionMethod } from '../../core/search/fusion.js';
 import { SEARCH_MODES, type SearchMode } from '../../shared/contract/index.js';
-import { withCore } from '../open-core.js';
+import { withClient } from '../open-core.js';
 import { printJson, printLine, printTable } from '../output.js';
-import { createProgress } from '../progress.js';
+import { createProgress, progressToken, whileProgress } from '../progress.js';
 import { chunkingFrom, chunkingOptions, collect, globals } from './common.js';
 
 const COLUMNS = ['dataset', 'mode', 'queries', 'ndcg_at_10', 'recall_at_100', 'mrr_at_10', 'model'];
@@ -38,7 +38,10 @@ function progressReporter(enabled: boolean) {
   };
 }
 
-function printGroups(groups: ModelEval[]): void {
+/** One model's reports, from this process or from the owner of the data dir. */
+type Group = { model: string; index: string; reports: ReadonlyArray<{ mode: string; degraded?: string | undefined }> };
+
+function printGroups(groups: Group[]): void {
   for (const [i, g] of groups.entries()) {
     if (i > 0) printLine();
     printLine(
@@ -80,9 +83,16 @@ export function registerEval(program: Command): void {
 
     if (o.kb) {
       const kbId = o.kb;
-      const groups = await withCore(g, async (core) => {
-        const queries = loadKbQueries(o.queries ?? defaultQueriesFile(core.dataDir, kbId));
-        return evalKbQueries(core, { kb_id: kbId, queries, models, modes, fusion, onProgress: progress.onProgress });
+      // Read here, run by whoever owns the data dir (this process, or the app / ragdesk serve through its /api).
+      const groups = await withClient(g, async ({ client, dataDir }) => {
+        const queries = loadKbQueries(o.queries ?? defaultQueriesFile(dataDir, kbId)).map((q) => ({
+          query: q.query,
+          relevant: Object.fromEntries(q.relevant),
+        }));
+        const token = progressToken();
+        return whileProgress(client, token, client.evalKb({ kb_id: kbId, queries, models, modes, fusion, progress_token: token }), (p) =>
+          progress.onProgress(p.stage, p.done, p.total),
+        );
       }).finally(() => progress.stop());
       if (g.json) return printJson(groups);
       return printGroups(groups);

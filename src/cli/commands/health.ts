@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { HEALTH_STATUSES, type HealthEntry, type HealthStatus } from '../../shared/contract/index.js';
-import { withCore } from '../open-core.js';
+import { withClient } from '../open-core.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { collect, globals, intArg } from './common.js';
 
@@ -26,8 +26,8 @@ export function registerHealth(program: Command): void {
     .option('--limit <n>', 'at most this many files', intArg, 1000)
     .action(async (o: { kb: string; source?: string; status?: string[]; problems?: boolean; limit: number }, cmd: Command) => {
       const g = globals(cmd);
-      await withCore(g, async (core) => {
-        const report = await core.client.healthReport({
+      await withClient(g, async ({ client }) => {
+        const report = await client.healthReport({
           kb_id: o.kb,
           problems: Boolean(o.problems),
           limit: o.limit,

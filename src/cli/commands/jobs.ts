@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import { resumeFileJobs } from '../../core/jobs/files-job.js';
 import type { Job } from '../../shared/contract/index.js';
-import { withCore } from '../open-core.js';
+import { withClient } from '../open-core.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { globals, intArg } from './common.js';
-import { jobProgress, summaryLine } from './sources.js';
+import { summaryLine, withSyncProgress } from './sources.js';
 
 function row(j: Job) {
   const p = j.progress;
@@ -29,8 +28,8 @@ export function registerJobs(program: Command): void {
     .option('--limit <n>', 'at most this many', intArg, 20)
     .action(async (o: { kb?: string; active?: boolean; limit: number }, cmd: Command) => {
       const g = globals(cmd);
-      await withCore(g, async (core) => {
-        const { jobs: list } = await core.client.listJobs({ active: Boolean(o.active), limit: o.limit, ...(o.kb ? { kb_id: o.kb } : {}) });
+      await withClient(g, async ({ client }) => {
+        const { jobs: list } = await client.listJobs({ active: Boolean(o.active), limit: o.limit, ...(o.kb ? { kb_id: o.kb } : {}) });
         if (g.json) return printJson(list);
         if (list.length === 0) return printLine('no ingestion jobs');
         printTable(list.map(row), ['job_id', 'kind', 'kb_id', 'source', 'state', 'files', 'failed', 'chunks', 'started']);
@@ -39,25 +38,22 @@ export function registerJobs(program: Command): void {
 
   jobs
     .command('resume')
-    .description('finish every interrupted job now (a running `ragdesk serve` or the app does this at start)')
+    .description('finish every interrupted job now (a running `ragdesk serve` or the app does this at start on its own)')
     .action(async (_o: unknown, cmd: Command) => {
       const g = globals(cmd);
-      await withCore(g, async (core) => {
-        const sync = [...new Set(core.jobs.unfinished({ kind: 'sync' }).map((j) => j.header.source_id!))].filter((id) =>
-          core.sources.list().some((s) => s.source_id === id),
+      await withClient(g, async ({ client }) => {
+        // Progress of whichever sync is being finished; file jobs show in `ragdesk jobs list`.
+        const out = await withSyncProgress(
+          client,
+          !g.json,
+          'resuming',
+          (list) => list.find((j) => j.kind === 'sync' && j.state === 'running'),
+          client.resumeJobs({}),
         );
-        const out: Record<string, unknown> = {};
-        for (const id of sync) {
-          const progress = jobProgress(!g.json, `syncing ${id}`);
-          const summary = await core.sources.sync(id, {}, false, progress.onProgress).finally(() => progress.stop());
-          out[id] = summary;
-          if (!g.json) printLine(`${id}: ${summaryLine(summary)}`);
-        }
-        const files = core.jobs.unfinished({ kind: 'files' }).length;
-        await resumeFileJobs(core);
-        if (g.json) printJson({ sources: out, file_jobs: files });
-        else if (files) printLine(`${files} file job(s) resumed`);
-        else if (sync.length === 0) printLine('nothing to resume');
+        if (g.json) return printJson(out);
+        for (const [id, summary] of Object.entries(out.sources)) printLine(`${id}: ${summaryLine(summary)}`);
+        if (out.file_jobs) printLine(`${out.file_jobs} file job(s) resumed`);
+        else if (Object.keys(out.sources).length === 0) printLine('nothing to resume');
       });
     });
 
@@ -66,8 +62,8 @@ export function registerJobs(program: Command): void {
     .description('cancel an unfinished job (what it wrote stays)')
     .action(async (id: string, _o: unknown, cmd: Command) => {
       const g = globals(cmd);
-      await withCore(g, async (core) => {
-        const job = await core.client.cancelJob({ job_id: id });
+      await withClient(g, async ({ client }) => {
+        const job = await client.cancelJob({ job_id: id });
         if (g.json) printJson(job);
         else printLine(`${id}: ${job.state}`);
       });

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import type { Core } from '../../core/core.js';
-import type { ModelChange } from '../../shared/contract/index.js';
-import { withCore } from '../open-core.js';
+import type { ModelChange, RagClient } from '../../shared/contract/index.js';
+import { withClient } from '../open-core.js';
 import { printJson, printLine } from '../output.js';
 import { createProgress } from '../progress.js';
 import { globals } from './common.js';
@@ -34,7 +33,7 @@ export function describeModelChange(m: ModelChange): string {
   }
 }
 
-async function waitWithBar(core: Core, kbId: string, first: ModelChange, showBar: boolean): Promise<ModelChange> {
+async function waitWithBar(client: RagClient, kbId: string, first: ModelChange, showBar: boolean): Promise<ModelChange> {
   const bar = createProgress(showBar);
   let m = first;
   let started = false;
@@ -47,7 +46,7 @@ async function waitWithBar(core: Core, kbId: string, first: ModelChange, showBar
       }
       if (started) bar.update(m.chunks_done, m.state === 'indexing' ? 'building indexes' : seconds(m.eta_ms));
       await new Promise((r) => setTimeout(r, 250));
-      m = (await core.client.modelChangeStatus({ kb_id: kbId })).migration ?? m;
+      m = (await client.modelChangeStatus({ kb_id: kbId })).migration ?? m;
     }
   } finally {
     bar.stop();
@@ -65,20 +64,25 @@ export function registerKbModel(kb: Command): void {
     .action(async (kbId: string, model: string | undefined, o: { wait?: boolean; cancel?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       if (!o.cancel && !model) cmd.error('name the new model (a preset or a model folder), or pass --cancel');
-      await withCore(g, async (core) => {
+      await withClient(g, async ({ client, via, ownerPid }) => {
         if (o.cancel) {
-          const r = await core.client.cancelModelChange({ kb_id: kbId });
+          const r = await client.cancelModelChange({ kb_id: kbId });
           if (g.json) return printJson(r);
           return printLine(
             r.cancelled ? `cancelled; ${kbId} keeps ${r.migration?.from_model ?? 'its model'}` : `nothing to cancel for ${kbId}`,
           );
         }
-        let m = await core.client.changeKbModel({ kb_id: kbId, model: model! });
-        if (o.wait) m = await waitWithBar(core, kbId, m, !g.json);
+        let m = await client.changeKbModel({ kb_id: kbId, model: model! });
+        if (o.wait) m = await waitWithBar(client, kbId, m, !g.json);
         if (m.state === 'failed') process.exitCode = 1;
         if (g.json) printJson(m);
         else printLine(describeModelChange(m));
-        if (!FINISHED.has(m.state)) {
+        if (!FINISHED.has(m.state) && via === 'owner') {
+          process.stderr.write(
+            `note: the change runs on in the ragdesk process that owns the data dir (pid ${ownerPid}); follow it with ragdesk kb show ${kbId}, ` +
+              `or wait for it: ragdesk kb set-model ${kbId} ${model!} --wait\n`,
+          );
+        } else if (!FINISHED.has(m.state)) {
           process.stderr.write(
             'note: this command does not stay running; the change continues in ragdesk serve, ragdesk mcp or the desktop app ' +
               `(resumed at their start), or run: ragdesk kb set-model ${kbId} ${model!} --wait\n`,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withCore } from '../open-core.js';
+import { withClient } from '../open-core.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { chunkingFrom, chunkingOptions, globals } from './common.js';
 import { describeModelChange, registerKbModel } from './kb-model.js';
@@ -22,9 +22,9 @@ export function registerKb(program: Command): void {
       .option('--disabled', 'create it disabled'),
   ).action(async (kbId: string, o: Record<string, string | number | boolean | undefined>, cmd: Command) => {
     const g = globals(cmd);
-    await withCore(g, async (core) => {
+    await withClient(g, async ({ client }) => {
       const chunking = chunkingFrom(o as never);
-      const created = await core.client.createKb({
+      const created = await client.createKb({
         kb_id: kbId,
         ...(o.name ? { name: String(o.name) } : {}),
         description: String(o.description ?? ''),
@@ -51,8 +51,8 @@ export function registerKb(program: Command): void {
     .description('list knowledge bases')
     .action(async (_o: unknown, cmd: Command) => {
       const g = globals(cmd);
-      await withCore(g, async (core) => {
-        const kbs = await core.client.listKbs({});
+      await withClient(g, async ({ client }) => {
+        const kbs = await client.listKbs({});
         if (g.json) return printJson(kbs);
         if (kbs.length === 0) return printLine('no knowledge bases yet: ragdesk kb create <id>');
         printTable(
@@ -66,9 +66,9 @@ export function registerKb(program: Command): void {
     .description('show one knowledge base with its statistics')
     .action(async (kbId: string, _o: unknown, cmd: Command) => {
       const g = globals(cmd);
-      await withCore(g, async (core) => {
-        const info = await core.client.getKb({ kb_id: kbId });
-        const stats = (await core.client.stats({})).kbs.find((s) => s.kb_id === kbId);
+      await withClient(g, async ({ client }) => {
+        const info = await client.getKb({ kb_id: kbId });
+        const stats = (await client.stats({})).kbs.find((s) => s.kb_id === kbId);
         if (g.json) return printJson({ ...info, stats });
         for (const [k, v] of Object.entries({
           ...info,
@@ -88,8 +88,8 @@ export function registerKb(program: Command): void {
     .description('delete a knowledge base and everything in it')
     .action(async (kbId: string, _o: unknown, cmd: Command) => {
       const g = globals(cmd);
-      await withCore(g, async (core) => {
-        const res = await core.client.deleteKb({ kb_id: kbId });
+      await withClient(g, async ({ client }) => {
+        const res = await client.deleteKb({ kb_id: kbId });
         if (g.json) printJson(res);
         else printLine(`deleted knowledge base ${kbId}`);
       });

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
-import { cliDataDir } from '../settings.js';
-import { keyStoreFor } from '../../core/auth/key-store.js';
-import { dataPaths } from '../../core/config/data-dir.js';
 import type { KbRights } from '../../shared/contract/index.js';
+import { withClient } from '../open-core.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { globals } from './common.js';
 
@@ -19,8 +17,8 @@ function rights(values: string[] | undefined): KbRights | undefined {
 const show = (r: KbRights) => (r === '*' ? 'all' : r.length ? r.join(',') : '-');
 
 /**
- * `ragdesk keys`: API keys for MCP/HTTP clients. They live in keys.json (hashed), not in the store, so these
- * commands work while `ragdesk serve` or the desktop app runs; changes apply to it at once.
+ * `ragdesk keys`: API keys for MCP/HTTP clients, through the contract like every command (so through the app or
+ * `ragdesk serve` while one runs); changes apply to it at once.
  */
 export function registerKeys(program: Command): void {
   const keys = program.command('keys').description('create, list and revoke API keys for MCP and HTTP clients');
@@ -30,12 +28,13 @@ export function registerKeys(program: Command): void {
     .description('create a key (shown once); default rights: read every KB')
     .option('--read <kb...>', "KBs it may read ('*' for all)")
     .option('--write <kb...>', "KBs it may add to and delete from ('*' for all); write implies read")
-    .action((name: string, o: { read?: string[]; write?: string[] }, cmd: Command) => {
+    .action(async (name: string, o: { read?: string[]; write?: string[] }, cmd: Command) => {
       const g = globals(cmd);
-      const store = keyStoreFor(dataPaths(cliDataDir(g.dataDir)).keys);
       const read = rights(o.read);
       const write = rights(o.write);
-      const created = store.create({ name, ...(read !== undefined ? { read } : {}), ...(write !== undefined ? { write } : {}) });
+      const created = await withClient(g, ({ client }) =>
+        client.createKey({ name, ...(read !== undefined ? { read } : {}), ...(write !== undefined ? { write } : {}) }),
+      );
       if (g.json) return printJson(created);
       printLine(`created key "${created.name}" (${created.id}): read ${show(created.read)}, write ${show(created.write)}`);
       printLine('');
@@ -48,9 +47,9 @@ export function registerKeys(program: Command): void {
   keys
     .command('list')
     .description('list keys (never the keys themselves)')
-    .action((_o: unknown, cmd: Command) => {
+    .action(async (_o: unknown, cmd: Command) => {
       const g = globals(cmd);
-      const list = keyStoreFor(dataPaths(cliDataDir(g.dataDir)).keys).list();
+      const list = await withClient(g, ({ client }) => client.listKeys({}));
       if (g.json) return printJson(list);
       if (list.length === 0) return printLine('no keys yet: ragdesk keys create <name> [--read kb...] [--write kb...]');
       printTable(
@@ -62,9 +61,9 @@ export function registerKeys(program: Command): void {
   keys
     .command('revoke <key>')
     .description('revoke a key by id or name; it stops working at once')
-    .action((key: string, _o: unknown, cmd: Command) => {
+    .action(async (key: string, _o: unknown, cmd: Command) => {
       const g = globals(cmd);
-      const res = keyStoreFor(dataPaths(cliDataDir(g.dataDir)).keys).revoke(key);
+      const res = await withClient(g, ({ client }) => client.revokeKey({ key }));
       if (g.json) printJson(res);
       else printLine(`revoked key "${res.name}" (${res.id})`);
     });

@@ -1,16 +1,14 @@
 import type { Command } from 'commander';
 import type { Hit } from '../../shared/contract/index.js';
-import { withCore } from '../open-core.js';
+import { describeLocation } from '../location.js';
+import { withClient } from '../open-core.js';
 import { printJson, printLine } from '../output.js';
 import { parseFilterList } from '../../shared/filter-expr.js';
 import { collect, globals, intArg } from './common.js';
 
 function citation(h: Hit): string {
-  const parts = [`${h.kb_id}/${h.doc_id}#${h.chunk_index}`];
-  if (h.location.page) parts.push(`p.${h.location.page}`);
-  if (h.location.heading_path?.length) parts.push(h.location.heading_path.join(' › '));
-  if (h.location.line_start) parts.push(`lines ${h.location.line_start}-${h.location.line_end ?? h.location.line_start}`);
-  return parts.join('  ');
+  const where = describeLocation(h.location);
+  return `${h.kb_id}/${h.doc_id}#${h.chunk_index}${where ? `  ${where}` : ''}`;
 }
 
 export function registerSearch(program: Command): void {
@@ -33,9 +31,9 @@ export function registerSearch(program: Command): void {
         if (!o.kb?.length && !o.all) {
           cmd.error('give --kb <kb_id> or --all');
         }
-        await withCore(g, async (core) => {
+        await withClient(g, async ({ client }) => {
           const filter = parseFilterList(o.filter);
-          const res = await core.client.search({
+          const res = await client.search({
             query,
             ...(o.kb?.length && !o.all ? { kb_ids: o.kb } : {}),
             mode: o.mode as 'hybrid',

@@ -13,6 +13,9 @@ import { RagError } from '../../shared/errors.js';
 import { printJson, printLine } from '../output.js';
 import { collect, globals, intArg } from './common.js';
 
+/** SIGTERM/SIGINT to exit, at most (the bar is 5 s; what is left after this is cut as by kill -9). */
+const STOP_DEADLINE_MS = 4_000;
+
 function portArg(value: string): number {
   const n = intArg(value);
   if (n < 0 || n > 65535) throw new InvalidArgumentError('a port is 0-65535 (0: any free port)');
@@ -138,6 +141,13 @@ export function registerServe(program: Command): void {
           if (stopping) process.exit(130);
           stopping = true;
           log.logger.info({ signal }, 'shutting down');
+          // Within 5 s whatever runs: a batch being embedded or a model change stops here as after kill -9 (every
+          // write is crash-safe, and interrupted jobs resume at the next start).
+          setTimeout(() => {
+            log.logger.warn({ signal }, 'shutdown took too long: exiting now (interrupted work resumes at the next start)');
+            process.stderr.write('ragdesk: stopping took too long; exiting now (interrupted work resumes at the next start)\n');
+            process.exit(process.exitCode ?? 0);
+          }, STOP_DEADLINE_MS).unref();
           resolve();
         };
         process.on('SIGINT', () => stop('SIGINT'));

@@ -1,9 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { Core } from '../../core/core.js';
-import type { JobHandle } from '../../core/jobs/journal.js';
-import type { Source, SyncSummary } from '../../shared/contract/index.js';
-import { withCore } from '../open-core.js';
+import type { Job, RagClient, Source, SyncSummary } from '../../shared/contract/index.js';
+import { RagError } from '../../shared/errors.js';
+import { withClient } from '../open-core.js';
 import { EXIT, printJson, printLine, printTable } from '../output.js';
 import { createProgress } from '../progress.js';
 import { collect, globals } from './common.js';
@@ -14,23 +13,51 @@ function formatEta(ms: number | null): string {
   return s >= 60 ? `ETA ${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `ETA ${s}s`;
 }
 
-/** A progress bar over a sync's jobs (a resumed one, then the new one): files done, chunks, ETA. */
-export function jobProgress(enabled: boolean, label: string): { onProgress: (job: JobHandle) => void; stop: () => void } {
+/**
+ * A progress bar over a KB's sync jobs while `call` runs (a resumed job, then the new one): files done, chunks, ETA.
+ * It reads the jobs through the contract (`listJobs`), so it looks the same in-process and through the owner.
+ */
+export async function withSyncProgress<T>(
+  client: RagClient,
+  enabled: boolean,
+  label: string,
+  pick: (jobs: Job[]) => Job | undefined,
+  call: Promise<T>,
+): Promise<T> {
   const bar = createProgress(enabled);
   let shown: string | undefined;
-  return {
-    onProgress: (job) => {
-      const p = job.progress();
-      if (shown !== job.id) {
+  let settled = false;
+  const done = call.finally(() => {
+    settled = true;
+  });
+  const poll = (async () => {
+    while (enabled && !settled) {
+      await Promise.race([done.catch(() => undefined), new Promise((r) => setTimeout(r, 250))]);
+      if (settled) break;
+      const job = pick((await client.listJobs({ active: true, limit: 200 }).catch(() => ({ jobs: [] }))).jobs);
+      if (!job || settled) continue;
+      const p = job.progress;
+      if (shown !== job.job_id) {
         if (shown) bar.stop();
-        shown = job.id;
+        shown = job.job_id;
         bar.start(p.files_total, job.resumed ? `${label} (resumed)` : label);
       }
       bar.update(p.files_done, `${p.chunks} chunks ${formatEta(p.eta_ms)}${p.current ? ` ${path.basename(p.current)}` : ''}`);
-    },
-    stop: () => bar.stop(),
-  };
+    }
+  })();
+  try {
+    return await done;
+  } finally {
+    await poll;
+    bar.stop();
+  }
 }
+
+/** The running sync job of a source. */
+export const syncJobOf =
+  (sourceId: string) =>
+  (jobs: Job[]): Job | undefined =>
+    jobs.find((j) => j.kind === 'sync' && j.source_id === sourceId);
 
 export function summaryLine(s: SyncSummary): string {
   return `${s.files} files: ${s.added} added, ${s.updated} updated, ${s.deleted} deleted, ${s.unchanged} unchanged, ${s.skipped} skipped, ${s.failed} failed (${(s.duration_ms / 1000).toFixed(1)} s)`;
@@ -48,13 +75,15 @@ function sourceRows(sources: Source[]) {
   }));
 }
 
-async function syncOne(core: Core, id: string, force: boolean, json: boolean | undefined): Promise<SyncSummary> {
-  const progress = jobProgress(!json, `syncing ${id}`);
-  try {
-    return await core.sources.sync(id, { force }, false, progress.onProgress);
-  } finally {
-    progress.stop();
-  }
+async function syncOne(client: RagClient, id: string, force: boolean, json: boolean | undefined): Promise<SyncSummary> {
+  const res = await withSyncProgress(
+    client,
+    !json,
+    `syncing ${id}`,
+    syncJobOf(id),
+    client.syncSource({ source_id: id, force, wait: true }),
+  );
+  return res.summary!;
 }
 
 export function registerSources(program: Command): void {
@@ -77,21 +106,28 @@ export function registerSources(program: Command): void {
         cmd: Command,
       ) => {
         const g = globals(cmd);
-        process.exitCode = await withCore(g, async (core) => {
-          const added = await core.sources.add(
-            {
+        process.exitCode = await withClient(g, async ({ client }) => {
+          // The owner runs the first sync before it answers; its job shows in listJobs meanwhile.
+          const before = new Set((await client.listSources({ kb_id: kbId })).map((s) => s.source_id));
+          const source = await withSyncProgress(
+            client,
+            !g.json,
+            `syncing ${o.id ?? path.basename(folder)}`,
+            (jobs) => jobs.find((j) => j.kind === 'sync' && j.kb_id === kbId && j.source_id !== null && !before.has(j.source_id)),
+            client.addSource({
               kb_id: kbId,
-              path: folder,
+              // Absolute: the owner of the data dir, maybe not this process, watches it.
+              path: path.resolve(folder),
               include: o.include ?? [],
               exclude: o.exclude ?? [],
               recursive: o.recursive,
               sync: true,
               ...(o.id ? { source_id: o.id } : {}),
-            },
-            false,
+            }),
           );
-          const summary = await syncOne(core, added.source_id, false, g.json);
-          const source = core.sources.get(added.source_id);
+          if (!source.last_sync)
+            throw new RagError('internal', `the first sync of ${source.source_id} did not run: ${source.last_error ?? 'unknown error'}`);
+          const summary = source.last_sync;
           if (g.json) printJson({ ...source, summary });
           else {
             printLine(`added source ${source.source_id}: ${source.path} → ${kbId}`);
@@ -109,8 +145,8 @@ export function registerSources(program: Command): void {
     .option('--kb <kb_id>', 'only this knowledge base')
     .action(async (o: { kb?: string }, cmd: Command) => {
       const g = globals(cmd);
-      await withCore(g, async (core) => {
-        const list = await core.client.listSources(o.kb ? { kb_id: o.kb } : {});
+      await withClient(g, async ({ client }) => {
+        const list = await client.listSources(o.kb ? { kb_id: o.kb } : {});
         if (g.json) return printJson(list);
         if (list.length === 0) return printLine('no folder sources yet: ragdesk sources add <kb_id> <folder>');
         printTable(sourceRows(list), ['source_id', 'kb_id', 'path', 'state', 'files', 'indexed', 'skipped', 'failed', 'last_sync']);
@@ -123,8 +159,8 @@ export function registerSources(program: Command): void {
     .option('--keep-documents', 'keep its documents in the knowledge base')
     .action(async (id: string, o: { keepDocuments?: boolean }, cmd: Command) => {
       const g = globals(cmd);
-      await withCore(g, async (core) => {
-        const res = await core.client.removeSource({ source_id: id, keep_documents: Boolean(o.keepDocuments) });
+      await withClient(g, async ({ client }) => {
+        const res = await client.removeSource({ source_id: id, keep_documents: Boolean(o.keepDocuments) });
         if (g.json) printJson(res);
         else printLine(`removed source ${id} (${res.documents_deleted} documents deleted)`);
       });
@@ -142,11 +178,11 @@ export function registerSources(program: Command): void {
         process.exitCode = EXIT.usage;
         return;
       }
-      process.exitCode = await withCore(g, async (core) => {
-        const ids = o.all ? core.sources.list().map((s) => s.source_id) : [id!];
+      process.exitCode = await withClient(g, async ({ client }) => {
+        const ids = o.all ? (await client.listSources({})).map((s) => s.source_id) : [id!];
         const results: Array<{ source_id: string; summary: SyncSummary }> = [];
         for (const sid of ids) {
-          const summary = await syncOne(core, sid, Boolean(o.force), g.json);
+          const summary = await syncOne(client, sid, Boolean(o.force), g.json);
           results.push({ source_id: sid, summary });
           if (!g.json) printLine(`${sid}: ${summaryLine(summary)}`);
         }
@@ -164,8 +200,8 @@ export function registerSources(program: Command): void {
       .description(paused ? 'pause a source: no watching or rescans until resumed' : 'resume a paused source')
       .action(async (id: string, _o: unknown, cmd: Command) => {
         const g = globals(cmd);
-        await withCore(g, async (core) => {
-          const s = paused ? await core.client.pauseSource({ source_id: id }) : await core.client.resumeSource({ source_id: id });
+        await withClient(g, async ({ client }) => {
+          const s = paused ? await client.pauseSource({ source_id: id }) : await client.resumeSource({ source_id: id });
           if (g.json) printJson(s);
           else
             printLine(

@@ -7,7 +7,11 @@ import { readableKbs } from '../auth/scope.js';
 import { dataPaths } from '../config/data-dir.js';
 import type { HealthStore } from '../health/health-store.js';
 import { healthReport } from '../health/health-store.js';
+import { addFiles } from '../jobs/add-files.js';
 import type { JobManager } from '../jobs/job-manager.js';
+import { progressOf } from '../jobs/progress.js';
+import { resumeJobs } from '../sources/resume-jobs.js';
+import { evalKb } from '../eval/eval-kb-op.js';
 import { listParsers } from '../parse/registry.js';
 import { search } from '../search/search-service.js';
 import type { CoreContext } from '../services/context.js';
@@ -111,6 +115,10 @@ export function coreHandlers({ ctx, jobs, health, sources }: CoreParts): Handler
     documentFile: async (i) => ({
       path: await documentFile(ctx, sources.list(i.kb_id), i.kb_id, i.doc_id, (kb, source) => health.ledger(kb, source)),
     }),
+    addFiles: (i) => addFiles({ ctx, jobs, health }, i, progressOf(ctx).reporter(i.progress_token)),
+    getProgress: async (i) => progressOf(ctx).get(i.token),
+    resumeJobs: () => resumeJobs({ ctx, jobs, health }, sources),
+    evalKb: (i) => evalKb(ctx, i, progressOf(ctx).reporter(i.progress_token)),
     importModel: (i) => importModel(ctx, i),
     ocrLanguages: async () => ocrLanguages(ctx),
     importOcrLanguages: async (i) => importOcrLanguages(ctx, i),

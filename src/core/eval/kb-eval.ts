@@ -3,11 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Kb, SearchMode } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
-import { Core } from '../core.js';
+import type { CoreContext } from '../services/context.js';
 import type { FusionMethod } from '../search/fusion.js';
 import { ANN_MIN_ROWS } from '../services/indexing.js';
 import { copyReembedded } from '../services/reembed.js';
-import { scoreModes, type EvalReport, type JudgedQuery } from './run-eval.js';
+import type { EvalReport } from './run-eval.js';
+import { openScratchContext } from './scratch.js';
+import { scoreModes, type JudgedQuery } from './score.js';
 
 /**
  * A KB's own saved queries: JSON Lines, one judged query a line:
@@ -75,10 +77,10 @@ export interface ModelEval {
  * the KB's chunks (same text, chunk ids, locations and metadata) re-embedded with that model into a chunk table
  * in a throw-away data dir — exactly the table a model change to it would swap in. The KB itself is only read.
  */
-export async function evalKbQueries(core: Core, options: KbEvalOptions): Promise<ModelEval[]> {
+export async function evalKbQueries(core: { ctx: CoreContext }, options: KbEvalOptions): Promise<ModelEval[]> {
   const kb = core.ctx.store.registry.get(options.kb_id);
   const dataset = `kb:${kb.kb_id}`;
-  const score = (ctx: Core['ctx'], target: Kb, model: string) =>
+  const score = (ctx: CoreContext, target: Kb, model: string) =>
     scoreModes(ctx, target, options.queries, {
       dataset,
       model,
@@ -95,10 +97,10 @@ export async function evalKbQueries(core: Core, options: KbEvalOptions): Promise
 }
 
 async function evalOnCopy(
-  core: Core,
+  core: { ctx: CoreContext },
   kb: Kb,
   model: string,
-  score: (ctx: Core['ctx'], target: Kb, model: string) => Promise<EvalReport[]>,
+  score: (ctx: CoreContext, target: Kb, model: string) => Promise<EvalReport[]>,
   onProgress: KbEvalOptions['onProgress'],
 ): Promise<EvalReport[]> {
   const source = await core.ctx.store.chunks(kb);
@@ -106,7 +108,7 @@ async function evalOnCopy(
   const embedder = await core.ctx.models.getEmbedder(model, { allowDownload: core.ctx.options.allowDownload });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-eval-copy-'));
   // The copy shares the model manager (models load once) and takes no lock on the real data dir.
-  const tmp = await Core.open({ dataDir, allowDownload: core.ctx.options.allowDownload, waitForModels: true, models: core.ctx.models });
+  const tmp = await openScratchContext(dataDir, core.ctx);
   try {
     const { chunk_table: _t, ...rest } = kb;
     const copy = tmp.ctx.store.registry.put({ ...rest, embedding_model: model, embedding_dim: embedder.dim });

@@ -34,7 +34,9 @@ import {
   OcrLanguagesSchema,
 } from './ocr.js';
 import { HealthReportInputSchema, HealthReportSchema } from './health.js';
-import { JobRefSchema, JobSchema, ListJobsInputSchema, ListJobsResultSchema } from './jobs.js';
+import { JobRefSchema, JobSchema, ListJobsInputSchema, ListJobsResultSchema, ResumeJobsResultSchema } from './jobs.js';
+import { EvalKbInputSchema, EvalKbResultSchema } from './eval.js';
+import { AddFilesInputSchema, AddFilesResultSchema, ProgressRefSchema, ProgressSchema } from './files.js';
 import { ImportedModelSchema, ImportModelInputSchema } from './model-import.js';
 import { CancelModelChangeResultSchema, ChangeKbModelInputSchema, ModelChangeSchema, ModelChangeStatusSchema } from './model-change.js';
 import { HighlightTermsInputSchema, HighlightTermsSchema, SearchInputSchema, SearchResultSchema } from './search.js';
@@ -74,6 +76,8 @@ export * from './jobs.js';
 export * from './sources.js';
 export * from './system.js';
 export * from './ocr.js';
+export * from './files.js';
+export * from './eval.js';
 
 const Empty = z.object({}).strict();
 
@@ -157,6 +161,18 @@ export const contract = {
   pauseIndexing: op(SetIndexingPausedInputSchema, IndexingStateSchema, 'admin', 'Pause or resume indexing: writes wait, reads go on'),
   indexingState: op(Empty, IndexingStateSchema, 'read', 'Whether indexing is paused, and ingest calls in flight'),
   documentFile: op(DocRefSchema, DocumentFileSchema, 'admin', 'The file on this machine a document came from'),
+  addFiles: op(AddFilesInputSchema, AddFilesResultSchema, 'write', 'Add files, folders or globs on this machine as one ingestion job', {
+    ownerFields: ['paths'],
+    ingests: true,
+  }),
+  getProgress: op(ProgressRefSchema, ProgressSchema, 'admin', 'Progress of a long operation called with a progress_token'),
+  resumeJobs: op(Empty, ResumeJobsResultSchema, 'admin', 'Finish every interrupted ingestion job now (folder syncs and file jobs)'),
+  evalKb: op(
+    EvalKbInputSchema,
+    EvalKbResultSchema,
+    'admin',
+    'Retrieval quality of a KB on judged queries, and of other models on re-embedded copies',
+  ),
   importModel: op(
     ImportModelInputSchema,
     ImportedModelSchema,

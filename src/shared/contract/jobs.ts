@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDateSchema, KbIdSchema } from './common.js';
+import { SyncSummarySchema } from './sources.js';
 
 export const JobStateSchema = z.enum(['running', 'interrupted', 'paused', 'done', 'failed', 'cancelled']);
 export type JobState = z.infer<typeof JobStateSchema>;
@@ -47,3 +48,9 @@ export const ListJobsInputSchema = z.object({
 });
 export const ListJobsResultSchema = z.object({ jobs: z.array(JobSchema) });
 export const JobRefSchema = z.object({ job_id: z.string().min(1).max(64) });
+
+/** `resumeJobs`: what finishing the interrupted jobs did: each resumed source's sync, and how many file jobs ran on. */
+export const ResumeJobsResultSchema = z.object({
+  sources: z.record(z.string(), SyncSummarySchema),
+  file_jobs: z.number().int().nonnegative(),
+});
