@@ -5,7 +5,8 @@ import type { Embedder } from '../embed/types.js';
 import type { CoreContext } from '../services/context.js';
 import { scheduleIndexing } from '../services/indexing.js';
 import { queryTerms } from '../store/bm25.js';
-import type { ChunkRef, ChunkTable, StoredChunk } from '../store/chunk-table.js';
+import type { ChunkRef, StoredChunk } from '../store/chunk-table.js';
+import type { TableSnapshot } from '../store/snapshot.js';
 import { compileFilter } from '../store/filters.js';
 import { analyzeForIndex } from '../text/analyzer.js';
 import { within } from '../util/timeout.js';
@@ -78,6 +79,8 @@ export interface RankTarget {
 export interface MultiRanking {
   refs: KbRef[];
   degraded?: string;
+  /** The snapshot each KB was ranked on (its hits are read from it: one committed state per search). */
+  snapshots: Map<string, TableSnapshot>;
 }
 
 /**
@@ -98,18 +101,21 @@ export async function rankKbs(
   const terms = queryTerms(analyzed);
   const queryVectors = new Map<string, Promise<Float32Array>>();
   const whys: string[] = [];
+  const snapshots = new Map<string, TableSnapshot>();
   const per = await Promise.all(
     targets.map(async ({ kb, where }) => {
       // The table this KB snapshot points at: a search that began before a model-change swap finishes on it.
       const table = await ctx.store.chunks(kb);
       if (!table) return { kb, lexical: undefined, vector: [] as ChunkRef[], hasVectors: false };
+      const snap = await table.snapshot();
+      snapshots.set(kb.kb_id, snap);
       const { embedder, why } = await queryEmbedder(ctx, kb, mode);
       if (why) whys.push(why);
       // Candidates come from the index's own ranking: fetch deeper where its statistics may be off.
       const lexDepth = targets.length > 1 || table.needsUpkeep ? depth * 2 : depth;
       const [lexical, vector] = await Promise.all([
-        mode === 'vector' ? undefined : table.lexicalPart(terms, lexDepth, where),
-        embedder ? vectorRefs(embedder, table, query, depth, where, mode, queryVectors, whys) : Promise.resolve(undefined),
+        mode === 'vector' ? undefined : snap.lexicalPart(terms, lexDepth, where),
+        embedder ? vectorRefs(embedder, snap, table.dim, query, depth, where, mode, queryVectors, whys) : Promise.resolve(undefined),
       ]);
       // A table left with unindexed rows (a crash, an older version) gets its upkeep.
       if (table.needsUpkeep && ctx.store.registry.find(kb.kb_id)?.chunk_table === kb.chunk_table) scheduleIndexing(ctx, kb.kb_id);
@@ -134,7 +140,7 @@ export async function rankKbs(
   }
   const vectorLists = [...groups.values()].map((l) => l.sort((a, b) => b.score - a.score).slice(0, depth));
   const degraded = whys.length ? [...new Set(whys)].join('; ') : undefined;
-  const out = (refs: KbRef[]): MultiRanking => ({ refs, ...(degraded ? { degraded } : {}) });
+  const out = (refs: KbRef[]): MultiRanking => ({ refs, snapshots, ...(degraded ? { degraded } : {}) });
   if (mode === 'fts') return out(lexical);
   if (mode === 'vector') return out(vectorLists.flat().sort((a, b) => b.score - a.score));
   if (vectorLists.length === 0) return out(lexical);
@@ -147,7 +153,8 @@ export async function rankKbs(
 /** The nearest chunks of one table to the query's vector (embedded once per model per search). */
 async function vectorRefs(
   embedder: Embedder,
-  table: ChunkTable,
+  snap: TableSnapshot,
+  dim: number,
   query: string,
   depth: number,
   where: string | undefined,
@@ -159,7 +166,7 @@ async function vectorRefs(
   if (!pending) cache.set(embedder.model, (pending = embedder.embedQueries([query]).then(([v]) => v!)));
   try {
     const v = await pending;
-    return table.dim === v.length ? await table.vectorRank(v, depth, where) : [];
+    return dim === v.length ? await snap.vectorRank(v, depth, where) : [];
   } catch (err) {
     // A remote embedder that fails now (endpoint down, circuit open): hybrid still answers from full-text.
     if (mode !== 'hybrid' || !(err instanceof RagError) || err.code !== 'model_unavailable') throw err;
@@ -184,16 +191,16 @@ export async function rankKb(
 }
 
 /** The text of the best `count` ranked chunks, as hits (each KB's rows fetched from the table its snapshot names). */
-async function hydrateHits(ctx: CoreContext, refs: KbRef[]): Promise<Hit[]> {
+async function hydrateHits(snapshots: Map<string, TableSnapshot>, refs: KbRef[]): Promise<Hit[]> {
   const byKb = new Map<string, KbRef[]>();
   for (const r of refs) byKb.set(r.kb.kb_id, [...(byKb.get(r.kb.kb_id) ?? []), r]);
   const found = new Map<string, Hit>();
   await Promise.all(
     [...byKb.values()].map(async (list) => {
       const kb = list[0]!.kb;
-      const table = await ctx.store.chunks(kb);
-      if (!table) return;
-      const chunks = await table.hydrate(list);
+      const snap = snapshots.get(kb.kb_id);
+      if (!snap) return;
+      const chunks = await snap.hydrate(list);
       chunks.forEach((c) => found.set(`${kb.kb_id}\u0000${c.chunk_index}\u0000${c.doc_id}`, toHit(kb, c, c.score)));
     }),
   );
@@ -244,7 +251,7 @@ export async function search(ctx: CoreContext, input: ParsedInput<'search'>, opt
   );
   // Only what can reach the answer is fetched: top_k, or the rerank pool.
   const count = input.use_rerank ? Math.max(input.top_k * 4, 20) : input.top_k;
-  let hits = await hydrateHits(ctx, ranking.refs.slice(0, count));
+  let hits = await hydrateHits(ranking.snapshots, ranking.refs.slice(0, count));
   const degraded = ranking.degraded ? [ranking.degraded] : [];
   let reranked = false;
   if (input.use_rerank && hits.length > 0) {

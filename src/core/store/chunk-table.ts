@@ -1,69 +1,22 @@
 import type { Connection, Table } from '@lancedb/lancedb';
 import { Index } from '@lancedb/lancedb';
 import type { Schema } from 'apache-arrow';
-import type { Location, Metadata, MetadataFieldType } from '../../shared/contract/index.js';
+import type { MetadataFieldType } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { buildArrowTable } from './arrow-build.js';
 import { chunksSchema, metadataArrowType, metadataNullSql } from './arrow-schemas.js';
 import { indexLength } from './bm25.js';
+import { plain, READ_COLUMNS, toStored, type ChunkRef, type ChunkRow, type Raw, type StoredChunk } from './chunk-rows.js';
 import { metadataColumn } from './filters.js';
 import { LexicalIndex, type LexicalPart } from './lexical-index.js';
+import { TableSnapshot } from './snapshot.js';
 import { sqlString } from './sql.js';
+import { KeyedMutex } from '../util/keyed-mutex.js';
 
-/** One chunk row as written. `meta` holds the typed metadata columns (`m_<key>`). */
-export interface ChunkRow {
-  chunk_id: string;
-  doc_id: string;
-  version: string;
-  chunk_index: number;
-  text: string;
-  fts: string;
-  vector: Float32Array | null;
-  title: string;
-  source: string;
-  parser: string;
-  page: number | null;
-  heading_path: string | null;
-  line_start: number | null;
-  line_end: number | null;
-  char_start: number;
-  char_end: number;
-  tokens: number;
-  metadata: string;
-  created_at: string;
-  updated_at: string;
-  meta: Record<string, unknown>;
-}
+/** How long a replaced snapshot stays open for the searches still reading it. */
+const SNAPSHOT_GRACE_MS = 60_000;
 
-/** A chunk as read back for hits and chunk listings. */
-export interface StoredChunk {
-  doc_id: string;
-  chunk_index: number;
-  text: string;
-  title: string;
-  source: string;
-  tokens: number;
-  location: Location;
-  metadata: Metadata;
-  /** cosine similarity (vector) or BM25 (fts) */
-  score: number;
-}
-
-const READ_COLUMNS = [
-  'doc_id',
-  'chunk_index',
-  'text',
-  'title',
-  'source',
-  'tokens',
-  'page',
-  'heading_path',
-  'line_start',
-  'line_end',
-  'char_start',
-  'char_end',
-  'metadata',
-];
+export { chunkTableName, physicalChunkTable, type ChunkRef, type ChunkRow, type StoredChunk } from './chunk-rows.js';
 
 /**
  * `fts_len` for tables written before the column existed: the count of space-separated tokens (exact unless a
@@ -81,74 +34,65 @@ const FTS_OPTIONS = {
   withPosition: false,
 } as const;
 
-type Raw = Record<string, unknown>;
-
-/** A ranked chunk before its text is fetched. `rowid` lets `hydrate` fetch it by position. */
-export interface ChunkRef {
-  chunk_id: string;
-  doc_id: string;
-  chunk_index: number;
-  score: number;
-  rowid?: bigint;
-}
-
-const REF_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index'];
-
-function toRef(r: Raw, score: number): ChunkRef {
-  const ref: ChunkRef = { chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), chunk_index: Number(r.chunk_index), score };
-  if (typeof r._rowid === 'bigint') ref.rowid = r._rowid;
-  return ref;
-}
-
-export function chunkTableName(kbId: string): string {
-  return `chunks__${kbId}`;
-}
-
-/** The table a KB's record points at: `chunk_table` once a model change swapped one in, else the default name. */
-export function physicalChunkTable(kb: { kb_id: string; chunk_table?: string | undefined }): string {
-  return kb.chunk_table ?? chunkTableName(kb.kb_id);
-}
-
-/** An Arrow list value (metadata list columns) as a plain array; everything else as it is. */
-function plain(v: unknown): unknown {
-  return v !== null && typeof v === 'object' && typeof (v as { toArray?: unknown }).toArray === 'function'
-    ? Array.from((v as { toArray(): ArrayLike<unknown> }).toArray())
-    : v;
-}
-
-function toStored(r: Raw, score: number): StoredChunk {
-  const location: Location = { char_start: Number(r.char_start), char_end: Number(r.char_end) };
-  if (r.page !== null && r.page !== undefined) location.page = Number(r.page);
-  if (r.heading_path) location.heading_path = JSON.parse(String(r.heading_path)) as string[];
-  if (r.line_start !== null && r.line_start !== undefined) location.line_start = Number(r.line_start);
-  if (r.line_end !== null && r.line_end !== undefined) location.line_end = Number(r.line_end);
-  return {
-    doc_id: String(r.doc_id),
-    chunk_index: Number(r.chunk_index),
-    text: String(r.text),
-    title: String(r.title),
-    source: String(r.source),
-    tokens: Number(r.tokens),
-    location,
-    metadata: JSON.parse(String(r.metadata)) as Metadata,
-    score,
-  };
-}
-
 /** A KB's chunk table: writes, full-text and vector search with filters pushed into the query, index upkeep. */
 export class ChunkTable {
   private schema: Schema;
   private hasVectorIndex = false;
   private readonly lexical: LexicalIndex;
 
+  /** Commits to this table and the lexical state that goes with them, in one order (snapshots are taken in it too). */
+  private readonly commits = new KeyedMutex();
+  private current: TableSnapshot | undefined;
+  private readonly retired = new Set<TableSnapshot>();
+  /** Upkeep is rewriting the table: searches read the snapshot taken just before (nothing else writes meanwhile). */
+  private optimizing = false;
+
   private constructor(
+    private readonly db: Connection,
     private readonly table: Table,
     schema: Schema,
     private vectorDim: number,
     hasFts: boolean,
   ) {
     this.schema = schema;
-    this.lexical = new LexicalIndex(table, hasFts);
+    this.lexical = new LexicalIndex(hasFts);
+  }
+
+  /** Run a commit and the state change that goes with it, in the table's commit order. */
+  private commit<T>(work: () => Promise<T>): Promise<T> {
+    return this.commits.run('commit', work);
+  }
+
+  /**
+   * The table pinned at its current version, for one search (see TableSnapshot). One snapshot per version is
+   * kept; the one it replaces is closed a minute later (searches still reading it finish first).
+   */
+  async snapshot(): Promise<TableSnapshot> {
+    if (this.optimizing && this.current) return this.current;
+    return this.commit(async () => {
+      const version = await this.table.version();
+      if (this.current?.version === version) return this.current;
+      const pinned = await this.db.openTable(this.table.name);
+      await pinned.checkout(version);
+      const snap = new TableSnapshot(pinned, version, this.vectorDim, this.hasVectorIndex, this.lexical, await this.lexical.view(pinned));
+      const old = this.current;
+      this.current = snap;
+      if (old) {
+        this.retired.add(old);
+        setTimeout(() => {
+          this.retired.delete(old);
+          old.close();
+        }, SNAPSHOT_GRACE_MS).unref();
+      }
+      return snap;
+    });
+  }
+
+  /** Close the snapshots (the store is closing). */
+  closeSnapshots(): void {
+    for (const s of [...this.retired, ...(this.current ? [this.current] : [])]) s.close();
+    this.retired.clear();
+    this.current = undefined;
   }
 
   /** The physical table name. */
@@ -164,7 +108,9 @@ export class ChunkTable {
   /** Add the vector column once the model's dimension is known (rows get NULL vectors until backfilled). */
   async addVectorColumn(dim: number): Promise<void> {
     if (this.vectorDim > 0) return;
-    await this.table.addColumns([{ name: 'vector', valueSql: `arrow_cast(NULL, 'FixedSizeList(${Math.trunc(dim)}, Float32)')` }]);
+    await this.commit(() =>
+      this.table.addColumns([{ name: 'vector', valueSql: `arrow_cast(NULL, 'FixedSizeList(${Math.trunc(dim)}, Float32)')` }]),
+    );
     this.schema = await this.table.schema();
     this.vectorDim = dim;
   }
@@ -184,6 +130,7 @@ export class ChunkTable {
     const dim = (vectorField?.type as { listSize?: number } | undefined)?.listSize ?? 0;
     const indices = await table.listIndices();
     const ct = new ChunkTable(
+      db,
       table,
       schema,
       dim,
@@ -198,6 +145,7 @@ export class ChunkTable {
     const table = await db.createEmptyTable(name, schema, { existOk: true });
     const indices = await table.listIndices();
     return new ChunkTable(
+      db,
       table,
       await table.schema(),
       dim,
@@ -228,13 +176,15 @@ export class ChunkTable {
    * Used to undo a write that failed or was cut short (the KB's write lock is held, nothing else wrote since).
    */
   async rollbackTo(version: number): Promise<void> {
-    if ((await this.table.version()) === version) return;
-    await this.table.checkout(version);
-    await this.table.restore();
-    this.schema = await this.table.schema();
-    const indices = await this.table.listIndices();
-    this.hasVectorIndex = indices.some((i) => i.columns.includes('vector'));
-    this.lexical.reset(indices.some((i) => i.columns.includes('fts')));
+    await this.commit(async () => {
+      if ((await this.table.version()) === version) return;
+      await this.table.checkout(version);
+      await this.table.restore();
+      this.schema = await this.table.schema();
+      const indices = await this.table.listIndices();
+      this.hasVectorIndex = indices.some((i) => i.columns.includes('vector'));
+      this.lexical.reset(indices.some((i) => i.columns.includes('fts')));
+    });
   }
 
   /** Add a typed column for each metadata field the table does not have yet. */
@@ -242,7 +192,9 @@ export class ChunkTable {
     const have = new Set(this.schema.fields.map((f) => f.name));
     const missing = Object.entries(fields).filter(([key]) => !have.has(metadataColumn(key)));
     if (missing.length === 0) return;
-    await this.table.addColumns(missing.map(([key, type]) => ({ name: metadataColumn(key), valueSql: metadataNullSql(type) })));
+    await this.commit(() =>
+      this.table.addColumns(missing.map(([key, type]) => ({ name: metadataColumn(key), valueSql: metadataNullSql(type) }))),
+    );
     this.schema = await this.table.schema();
     for (const [key, type] of missing) {
       const field = this.schema.fields.find((f) => f.name === metadataColumn(key));
@@ -266,8 +218,11 @@ export class ChunkTable {
 
   async add(rows: ChunkRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.table.add(this.arrowRows(rows));
-    this.lexical.appended();
+    const data = this.arrowRows(rows);
+    await this.commit(async () => {
+      await this.table.add(data);
+      this.lexical.appended();
+    });
   }
 
   /**
@@ -278,13 +233,15 @@ export class ChunkTable {
   async writeDocs(rows: ChunkRow[], replacing: string[]): Promise<void> {
     if (replacing.length === 0) return this.add(rows);
     const docs = replacing.map(sqlString).join(', ');
-    await this.table
-      .mergeInsert('chunk_id')
-      .whenNotMatchedInsertAll()
-      .whenNotMatchedBySourceDelete({ where: `doc_id IN (${docs})` })
-      .execute(this.arrowRows(rows));
-    this.lexical.appended();
-    this.lexical.removed();
+    const data = this.arrowRows(rows);
+    await this.commit(async () => {
+      await this.table
+        .mergeInsert('chunk_id')
+        .whenNotMatchedInsertAll()
+        .whenNotMatchedBySourceDelete({ where: `doc_id IN (${docs})` })
+        .execute(data);
+      this.lexical.removed();
+    });
   }
 
   async count(where?: string): Promise<number> {
@@ -297,8 +254,10 @@ export class ChunkTable {
   }
 
   async deleteWhere(predicate: string): Promise<void> {
-    await this.table.delete(predicate);
-    this.lexical.removed();
+    await this.commit(async () => {
+      await this.table.delete(predicate);
+      this.lexical.removed();
+    });
   }
 
   /** (doc_id, version) pairs present in the table, for crash repair. */
@@ -327,64 +286,17 @@ export class ChunkTable {
    * pass `where` (see lexical-index.ts). Scores are computed by the caller, over one or several tables.
    */
   async lexicalPart(terms: string[], depth: number, where?: string): Promise<LexicalPart> {
-    return this.lexical.part(terms, depth, where);
+    return (await this.snapshot()).lexicalPart(terms, depth, where);
   }
 
-  /** Nearest chunks by cosine similarity; through the ANN index when there is one, unless `exact`. */
+  /** Nearest chunks by cosine similarity, in the table as it is now (see TableSnapshot.vectorRank). */
   async vectorRank(vector: Float32Array, limit: number, where?: string, options: { exact?: boolean } = {}): Promise<ChunkRef[]> {
-    if (this.vectorDim === 0) return [];
-    let q = this.table
-      .vectorSearch(Array.from(vector))
-      .column('vector')
-      .distanceType('cosine')
-      .select([...REF_COLUMNS, '_distance'])
-      .withRowId()
-      .limit(limit);
-    // Measured (npm run bench): nprobes 32, ef 64 and refine 4 give recall@10 ≈ 0.96 against exact search on
-    // real embeddings; deep candidate lists for fusion (50-100) use a cheaper refine, as their tail matters less.
-    if (options.exact) q = q.bypassVectorIndex();
-    else if (this.hasVectorIndex)
-      q = q
-        .nprobes(32)
-        .ef(Math.max(64, limit * 2))
-        .refineFactor(limit <= 20 ? 4 : 2);
-    if (where) q = q.where(where);
-    return ((await q.toArray()) as Raw[]).map((r) => toRef(r, 1 - Number(r._distance)));
+    return (await this.snapshot()).vectorRank(vector, limit, where, options);
   }
 
-  /**
-   * Full rows for ranked refs, in the refs' order, carrying their scores. Rows are taken by row id (no scan);
-   * a row id that no longer holds its chunk (the table was compacted in between) is looked up by chunk_id.
-   */
+  /** Full rows for ranked refs, in the refs' order, from the table as it is now (see TableSnapshot.hydrate). */
   async hydrate(refs: Array<{ chunk_id: string; score: number; rowid?: bigint }>): Promise<StoredChunk[]> {
-    if (refs.length === 0) return [];
-    const byId = new Map<string, Raw>();
-    const withRowIds = refs.filter((r) => r.rowid !== undefined);
-    if (withRowIds.length) {
-      try {
-        const taken = (await this.table
-          .takeRowIds(withRowIds.map((r) => r.rowid!))
-          .select(['chunk_id', ...READ_COLUMNS])
-          .toArray()) as Raw[];
-        for (const r of taken) byId.set(String(r.chunk_id), r);
-      } catch {
-        // stale row ids: fall through to the lookup by chunk_id
-      }
-    }
-    const missing = refs.filter((r) => !byId.has(r.chunk_id));
-    if (missing.length) {
-      const ids = missing.map((r) => sqlString(r.chunk_id)).join(', ');
-      const rows = (await this.table
-        .query()
-        .where(`chunk_id IN (${ids})`)
-        .select(['chunk_id', ...READ_COLUMNS])
-        .toArray()) as Raw[];
-      for (const r of rows) byId.set(String(r.chunk_id), r);
-    }
-    return refs.flatMap((ref) => {
-      const r = byId.get(ref.chunk_id);
-      return r ? [toStored(r, ref.score)] : [];
-    });
+    return (await this.snapshot()).hydrate(refs);
   }
 
   async vectorSearch(vector: Float32Array, limit: number, where?: string, options: { exact?: boolean } = {}): Promise<StoredChunk[]> {
@@ -420,15 +332,19 @@ export class ChunkTable {
     const rows = (await this.table.query().where(`chunk_id IN (${ids})`).toArray()) as Raw[];
     const byId = new Map(items.map((i) => [i.chunk_id, i.vector]));
     const updated = rows.map((r) => ({ ...r, vector: byId.get(String(r.chunk_id)) ?? null }));
-    await this.table.mergeInsert('chunk_id').whenMatchedUpdateAll().execute(buildArrowTable(this.schema, updated));
-    // Updated rows are rewritten into new fragments: they leave the index until upkeep.
-    this.lexical.removed();
+    await this.commit(async () => {
+      await this.table.mergeInsert('chunk_id').whenMatchedUpdateAll().execute(buildArrowTable(this.schema, updated));
+      // Updated rows are rewritten into new fragments: they leave the index until upkeep.
+      this.lexical.removed();
+    });
   }
 
   async ensureFtsIndex(): Promise<void> {
     if (this.lexical.indexed) return;
-    await this.table.createIndex('fts', { config: Index.fts(FTS_OPTIONS), replace: true });
-    await this.lexical.reindexed();
+    await this.commit(async () => {
+      await this.table.createIndex('fts', { config: Index.fts(FTS_OPTIONS), replace: true });
+      await this.lexical.reindexed(this.table);
+    });
   }
 
   /**
@@ -437,10 +353,12 @@ export class ChunkTable {
    */
   async buildVectorIndex(rows: number): Promise<void> {
     const numPartitions = Math.max(1, Math.round(Math.sqrt(rows) / 2));
-    await this.table.createIndex('vector', {
-      config: Index.hnswSq({ distanceType: 'cosine', numPartitions }),
-      replace: true,
-    });
+    await this.commit(() =>
+      this.table.createIndex('vector', {
+        config: Index.hnswSq({ distanceType: 'cosine', numPartitions }),
+        replace: true,
+      }),
+    );
     this.hasVectorIndex = true;
   }
 
@@ -449,8 +367,16 @@ export class ChunkTable {
    * index covers every row. O(table): run by upkeep in the background (services/indexing.ts), under the write lock.
    */
   async optimize(): Promise<void> {
-    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
-    if (this.lexical.indexed) await this.lexical.reindexed();
+    // Searches meanwhile read the last version before upkeep; versions older than it are pruned.
+    const before = await this.snapshot();
+    this.optimizing = true;
+    try {
+      const stamp = (await this.table.listVersions()).find((v) => v.version === before.version)?.timestamp;
+      await this.table.optimize({ cleanupOlderThan: new Date((stamp?.getTime() ?? Date.now() - 60_000) - 1) });
+      if (this.lexical.indexed) await this.commit(() => this.lexical.reindexed(this.table));
+    } finally {
+      this.optimizing = false;
+    }
   }
 
   async unindexedRows(): Promise<number> {
@@ -480,17 +406,18 @@ export class ChunkTable {
   /** Add rows read by `rowsForCopy` from another chunk table, with vectors from this table's model. */
   async addCopies(rows: Raw[], vectors: Float32Array[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.table.add(
-      buildArrowTable(
-        this.schema,
-        rows.map((r, i) => ({
-          ...r,
-          fts_len: r.fts_len ?? indexLength(String(r.fts ?? '')),
-          vector: this.vectorDim > 0 ? (vectors[i] ?? null) : undefined,
-        })),
-      ),
+    const data = buildArrowTable(
+      this.schema,
+      rows.map((r, i) => ({
+        ...r,
+        fts_len: r.fts_len ?? indexLength(String(r.fts ?? '')),
+        vector: this.vectorDim > 0 ? (vectors[i] ?? null) : undefined,
+      })),
     );
-    this.lexical.appended();
+    await this.commit(async () => {
+      await this.table.add(data);
+      this.lexical.appended();
+    });
   }
 
   async sizeBytes(): Promise<number> {

@@ -49,11 +49,21 @@ function candidate(r: Raw, terms: ReadonlySet<string>): LexCandidate {
   return c;
 }
 
-/** The lexical side of one chunk table: the watermark, cached statistics of the indexed part, exact candidates. */
+/** The lexical state a snapshot was taken in: rows below `watermark` are indexed; caches are keyed by `epoch`. */
+export interface LexicalView {
+  watermark: bigint;
+  epoch: number;
+}
+
+/**
+ * The lexical state of one chunk table (shared by its snapshots): the watermark, and cached statistics of the
+ * indexed part. Changes to the state happen with the table's commits (ChunkTable serialises both), so a
+ * snapshot's view always describes the data its version holds.
+ */
 export class LexicalIndex {
   /** Rows below this address are in the FTS index; 0 while there is none (every row is then scanned). */
   private watermark = 0n;
-  /** Whether `watermark` was established in this process (else it is worked out on first use). */
+  /** Whether `watermark` was established in this process (else it is worked out from a snapshot). */
   private known = false;
   /** Bumped whenever indexed rows may have gone (deleted, replaced, updated, rolled back) or the index changed. */
   private epoch = 0;
@@ -61,10 +71,7 @@ export class LexicalIndex {
   private readonly df = new Map<string, { epoch: number; n: number }>();
   private dirty = false;
 
-  constructor(
-    private readonly table: Table,
-    private hasIndex: boolean,
-  ) {}
+  constructor(private hasIndex: boolean) {}
 
   get indexed(): boolean {
     return this.hasIndex;
@@ -87,21 +94,21 @@ export class LexicalIndex {
   }
 
   /**
-   * After the index was built or optimized (under the KB's write lock, so nothing was written meanwhile):
+   * After the index was built or optimized (with nothing written meanwhile: the KB's write lock is held):
    * every row present is indexed, so the watermark moves past the last fragment.
    */
-  async reindexed(): Promise<void> {
+  async reindexed(table: Table): Promise<void> {
     this.hasIndex = true;
     this.epoch++;
-    const stats = await this.table.indexStats('fts_idx');
+    const stats = await table.indexStats('fts_idx');
     if (stats && stats.numUnindexedRows === 0) {
-      this.watermark = await this.endAddress();
+      this.watermark = await endAddress(table);
       this.dirty = false;
     }
     this.known = true;
   }
 
-  /** After a rollback or a reopen: forget what was cached and work the state out again. */
+  /** After a rollback: forget what was cached and work the state out again. */
   reset(hasIndex: boolean): void {
     this.hasIndex = hasIndex;
     this.known = false;
@@ -109,68 +116,53 @@ export class LexicalIndex {
     this.dirty = true;
   }
 
-  /** One past the highest fragment id holding rows, as an address: `(max fragment + 1) << 32`. */
-  private async endAddress(): Promise<bigint> {
-    if ((await this.table.countRows()) === 0) return 0n;
-    const atOrAbove = async (f: number) => (await this.table.countRows(`_rowaddr >= ${BigInt(f) << 32n}`)) > 0;
-    // Exponential then binary search for the first fragment id with no rows at or above it.
-    let hi = 1;
-    while (await atOrAbove(hi)) hi *= 2;
-    let lo = 0;
-    while (lo + 1 < hi) {
-      const mid = Math.floor((lo + hi) / 2);
-      if (await atOrAbove(mid)) lo = mid;
-      else hi = mid;
+  /** The state for a snapshot just pinned at the table's current version (called in the table's commit order). */
+  async view(pinned: Table): Promise<LexicalView> {
+    if (!this.known) {
+      this.known = true;
+      if (!this.hasIndex) {
+        this.watermark = 0n;
+        this.dirty ||= (await pinned.countRows()) > 0;
+      } else {
+        const stats = await pinned.indexStats('fts_idx');
+        // With rows left unindexed we cannot tell which: every row is scanned until upkeep has run (needsUpkeep).
+        if (stats && stats.numUnindexedRows === 0) this.watermark = await endAddress(pinned);
+        else {
+          this.watermark = 0n;
+          this.dirty = true;
+        }
+      }
     }
-    return BigInt(hi) << 32n;
+    return { watermark: this.watermark, epoch: this.epoch };
   }
 
-  private async ensureKnown(): Promise<void> {
-    if (this.known) return;
-    this.known = true;
-    if (!this.hasIndex) {
-      this.watermark = 0n;
-      this.dirty ||= (await this.table.countRows()) > 0;
-      return;
-    }
-    const stats = await this.table.indexStats('fts_idx');
-    // With rows left unindexed we cannot tell which: every row is scanned until upkeep has run (needsUpkeep).
-    if (stats && stats.numUnindexedRows === 0) this.watermark = await this.endAddress();
-    else {
-      this.watermark = 0n;
-      this.dirty = true;
-    }
-  }
-
-  private async indexedBase(): Promise<{ docs: number; tokens: number }> {
-    const epoch = this.epoch;
-    if (this.base?.epoch === epoch) return this.base;
-    const below = `_rowaddr < ${this.watermark}`;
-    const [docs, lengths] = await Promise.all([this.table.countRows(below), this.table.query().where(below).select(['fts_len']).toArrow()]);
+  private async indexedBase(table: Table, view: LexicalView): Promise<{ docs: number; tokens: number }> {
+    if (this.base?.epoch === view.epoch) return this.base;
+    const below = `_rowaddr < ${view.watermark}`;
+    const [docs, lengths] = await Promise.all([table.countRows(below), table.query().where(below).select(['fts_len']).toArrow()]);
     let tokens = 0;
     const col = lengths.getChild('fts_len');
     if (col) for (const v of col) tokens += Number(v ?? 0);
-    const base = { epoch, docs, tokens };
-    if (epoch === this.epoch) this.base = base;
+    const base = { epoch: view.epoch, docs, tokens };
+    if (view.epoch === this.epoch) this.base = base;
     return base;
   }
 
   /** Live indexed rows holding `term`, counted through the index. */
-  private async indexedDf(term: string, docs: number): Promise<number> {
-    const epoch = this.epoch;
+  private async indexedDf(table: Table, view: LexicalView, term: string, docs: number): Promise<number> {
     const hit = this.df.get(term);
-    if (hit?.epoch === epoch) return hit.n;
-    const rows = await this.table
+    if (hit?.epoch === view.epoch) return hit.n;
+    const rows = await table
       .query()
       .fullTextSearch(term, FTS_COLUMN)
       .fastSearch()
-      .where(`_rowaddr < ${this.watermark}`)
+      .where(`_rowaddr < ${view.watermark}`)
       .select(['_score'])
       .limit(docs + 1)
       .toArrow();
-    if (epoch === this.epoch) {
+    if (view.epoch === this.epoch) {
       if (this.df.size > 50_000) this.df.clear();
-      this.df.set(term, { epoch, n: rows.numRows });
+      this.df.set(term, { epoch: view.epoch, n: rows.numRows });
     }
     return rows.numRows;
   }
@@ -178,16 +170,15 @@ export class LexicalIndex {
   /**
    * Statistics of the whole table for `terms` and the rows holding any of them that pass `where`: every such
    * row of the delta, and the index's best `depth` (by its own, possibly stale, scores) of the indexed part.
+   * `table` is pinned at the version `view` was taken for.
    */
-  async part(terms: string[], depth: number, where?: string): Promise<LexicalPart> {
+  async part(table: Table, view: LexicalView, terms: string[], depth: number, where?: string): Promise<LexicalPart> {
     const stats = emptyStats();
     if (terms.length === 0) return { stats, candidates: [] };
-    await this.ensureKnown();
     const termSet = new Set(terms);
-    const w = this.watermark;
     const [delta, indexed] = await Promise.all([
-      this.delta(termSet, w, where),
-      w > 0n ? this.indexedPart(terms, termSet, depth, where) : undefined,
+      scanDelta(table, termSet, view.watermark, where),
+      view.watermark > 0n ? this.indexedPart(table, view, terms, termSet, depth, where) : undefined,
     ]);
     stats.docs = delta.docs + (indexed?.docs ?? 0);
     stats.tokens = delta.tokens + (indexed?.tokens ?? 0);
@@ -195,15 +186,15 @@ export class LexicalIndex {
     return { stats, candidates: [...(indexed?.candidates ?? []), ...delta.candidates] };
   }
 
-  private async indexedPart(terms: string[], termSet: ReadonlySet<string>, depth: number, where: string | undefined) {
-    const base = await this.indexedBase();
+  private async indexedPart(table: Table, view: LexicalView, terms: string[], termSet: ReadonlySet<string>, depth: number, where?: string) {
+    const base = await this.indexedBase(table, view);
     const df = new Map<string, number>();
-    if (base.docs > 0) await Promise.all(terms.map(async (t) => df.set(t, await this.indexedDf(t, base.docs))));
-    const below = `_rowaddr < ${this.watermark}`;
+    if (base.docs > 0) await Promise.all(terms.map(async (t) => df.set(t, await this.indexedDf(table, view, t, base.docs))));
+    const below = `_rowaddr < ${view.watermark}`;
     const rows =
       base.docs === 0
         ? []
-        : ((await this.table
+        : ((await table
             .query()
             .fullTextSearch(terms.join(' '), FTS_COLUMN)
             .fastSearch()
@@ -214,20 +205,36 @@ export class LexicalIndex {
             .toArray()) as Raw[]);
     return { docs: base.docs, tokens: base.tokens, df, candidates: rows.map((r) => candidate(r, termSet)) };
   }
+}
 
-  /** Every row at or above the watermark: counted into the statistics; those with a term that pass `where` kept. */
-  private async delta(termSet: ReadonlySet<string>, w: bigint, where: string | undefined) {
-    const out = { docs: 0, tokens: 0, df: new Map<string, number>(), candidates: [] as LexCandidate[] };
-    const columns: Record<string, string> = { chunk_id: 'chunk_id', doc_id: 'doc_id', chunk_index: 'chunk_index', fts: 'fts' };
-    if (where) columns.passes = `(${where})`;
-    const rows = (await this.table.query().where(`_rowaddr >= ${w}`).select(columns).withRowId().toArray()) as Raw[];
-    for (const r of rows) {
-      const c = candidate(r, termSet);
-      out.docs++;
-      out.tokens += c.dl;
-      for (const t of c.tf.keys()) out.df.set(t, (out.df.get(t) ?? 0) + 1);
-      if (c.tf.size > 0 && (!where || r.passes === true)) out.candidates.push(c);
-    }
-    return out;
+/** One past the highest fragment id holding rows, as an address: `(max fragment + 1) << 32`. */
+async function endAddress(table: Table): Promise<bigint> {
+  if ((await table.countRows()) === 0) return 0n;
+  const atOrAbove = async (f: number) => (await table.countRows(`_rowaddr >= ${BigInt(f) << 32n}`)) > 0;
+  // Exponential then binary search for the first fragment id with no rows at or above it.
+  let hi = 1;
+  while (await atOrAbove(hi)) hi *= 2;
+  let lo = 0;
+  while (lo + 1 < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (await atOrAbove(mid)) lo = mid;
+    else hi = mid;
   }
+  return BigInt(hi) << 32n;
+}
+
+/** Every row at or above the watermark: counted into the statistics; those with a term that pass `where` kept. */
+async function scanDelta(table: Table, termSet: ReadonlySet<string>, w: bigint, where: string | undefined) {
+  const out = { docs: 0, tokens: 0, df: new Map<string, number>(), candidates: [] as LexCandidate[] };
+  const columns: Record<string, string> = { chunk_id: 'chunk_id', doc_id: 'doc_id', chunk_index: 'chunk_index', fts: 'fts' };
+  if (where) columns.passes = `(${where})`;
+  const rows = (await table.query().where(`_rowaddr >= ${w}`).select(columns).withRowId().toArray()) as Raw[];
+  for (const r of rows) {
+    const c = candidate(r, termSet);
+    out.docs++;
+    out.tokens += c.dl;
+    for (const t of c.tf.keys()) out.df.set(t, (out.df.get(t) ?? 0) + 1);
+    if (c.tf.size > 0 && (!where || r.passes === true)) out.candidates.push(c);
+  }
+  return out;
 }

@@ -182,6 +182,7 @@ export class Store {
   }
 
   async dropTable(name: string): Promise<void> {
+    this.tables.get(name)?.closeSnapshots();
     this.tables.delete(name);
     if ((await this.db.tableNames()).includes(name)) await this.db.dropTable(name);
   }
@@ -197,6 +198,7 @@ export class Store {
   }
 
   close(): void {
+    for (const t of this.tables.values()) t.closeSnapshots();
     this.tables.clear();
     this.db.close();
   }

@@ -1,0 +1,112 @@
+import type { Location, Metadata } from '../../shared/contract/index.js';
+
+/** Chunk rows: what is written, what is read back, and the table names. */
+
+/** One chunk row as written. `meta` holds the typed metadata columns (`m_<key>`). */
+export interface ChunkRow {
+  chunk_id: string;
+  doc_id: string;
+  version: string;
+  chunk_index: number;
+  text: string;
+  fts: string;
+  vector: Float32Array | null;
+  title: string;
+  source: string;
+  parser: string;
+  page: number | null;
+  heading_path: string | null;
+  line_start: number | null;
+  line_end: number | null;
+  char_start: number;
+  char_end: number;
+  tokens: number;
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+  meta: Record<string, unknown>;
+}
+
+/** A chunk as read back for hits and chunk listings. */
+export interface StoredChunk {
+  doc_id: string;
+  chunk_index: number;
+  text: string;
+  title: string;
+  source: string;
+  tokens: number;
+  location: Location;
+  metadata: Metadata;
+  /** cosine similarity (vector) or BM25 (fts) */
+  score: number;
+}
+
+export const READ_COLUMNS = [
+  'doc_id',
+  'chunk_index',
+  'text',
+  'title',
+  'source',
+  'tokens',
+  'page',
+  'heading_path',
+  'line_start',
+  'line_end',
+  'char_start',
+  'char_end',
+  'metadata',
+];
+
+export type Raw = Record<string, unknown>;
+
+/** A ranked chunk before its text is fetched. `rowid` lets `hydrate` fetch it by position. */
+export interface ChunkRef {
+  chunk_id: string;
+  doc_id: string;
+  chunk_index: number;
+  score: number;
+  rowid?: bigint;
+}
+
+export const REF_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index'];
+
+export function toRef(r: Raw, score: number): ChunkRef {
+  const ref: ChunkRef = { chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), chunk_index: Number(r.chunk_index), score };
+  if (typeof r._rowid === 'bigint') ref.rowid = r._rowid;
+  return ref;
+}
+
+export function chunkTableName(kbId: string): string {
+  return `chunks__${kbId}`;
+}
+
+/** The table a KB's record points at: `chunk_table` once a model change swapped one in, else the default name. */
+export function physicalChunkTable(kb: { kb_id: string; chunk_table?: string | undefined }): string {
+  return kb.chunk_table ?? chunkTableName(kb.kb_id);
+}
+
+/** An Arrow list value (metadata list columns) as a plain array; everything else as it is. */
+export function plain(v: unknown): unknown {
+  return v !== null && typeof v === 'object' && typeof (v as { toArray?: unknown }).toArray === 'function'
+    ? Array.from((v as { toArray(): ArrayLike<unknown> }).toArray())
+    : v;
+}
+
+export function toStored(r: Raw, score: number): StoredChunk {
+  const location: Location = { char_start: Number(r.char_start), char_end: Number(r.char_end) };
+  if (r.page !== null && r.page !== undefined) location.page = Number(r.page);
+  if (r.heading_path) location.heading_path = JSON.parse(String(r.heading_path)) as string[];
+  if (r.line_start !== null && r.line_start !== undefined) location.line_start = Number(r.line_start);
+  if (r.line_end !== null && r.line_end !== undefined) location.line_end = Number(r.line_end);
+  return {
+    doc_id: String(r.doc_id),
+    chunk_index: Number(r.chunk_index),
+    text: String(r.text),
+    title: String(r.title),
+    source: String(r.source),
+    tokens: Number(r.tokens),
+    location,
+    metadata: JSON.parse(String(r.metadata)) as Metadata,
+    score,
+  };
+}
