@@ -9,6 +9,7 @@ import { registerJobs } from './commands/jobs.js';
 import { registerKb } from './commands/kb.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerModels } from './commands/models.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
 import { registerSources } from './commands/sources.js';
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerSources(program);
   registerJobs(program);
   registerHealth(program);
+  registerModels(program);
   return program;
 }
 
