@@ -61,8 +61,15 @@ if (!electron.path) {
     `ragdesk: running headless, no desktop window: ${electron.why}. The web console below serves your knowledge bases, the sample KB (rag_data/) included.`,
   );
 }
+// RAGDESK_PARENT_PID: the server stops by itself if this process dies without a word (kill -9).
+const env = { ...process.env, RAGDESK_PARENT_PID: String(process.pid) };
 const child = electron.path
-  ? spawn(electron.path, [root, ...passThrough], { cwd: root, stdio: 'inherit' })
-  : spawn(process.execPath, [cli, 'serve', ...passThrough], { cwd: root, stdio: 'inherit' });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  ? spawn(electron.path, [root, ...passThrough], { cwd: root, stdio: 'inherit', env })
+  : spawn(process.execPath, [cli, 'serve', ...passThrough], { cwd: root, stdio: 'inherit', env });
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig === 'SIGHUP' ? 'SIGTERM' : sig));
+// Killing npm forwards no signal (its shell dies, this process is re-parented): stop the server then too.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) child.kill('SIGTERM');
+}, 500).unref();
 child.on('exit', (code) => process.exit(code ?? 0));

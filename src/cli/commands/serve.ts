@@ -152,6 +152,14 @@ export function registerServe(program: Command): void {
         };
         process.on('SIGINT', () => stop('SIGINT'));
         process.on('SIGTERM', () => stop('SIGTERM'));
+        process.on('SIGHUP', () => stop('SIGHUP'));
+        // Started by `npm start` (scripts/start.js): stop when that process is gone, however it went.
+        const parent = Number(process.env.RAGDESK_PARENT_PID);
+        if (parent > 0 && parent === process.ppid) {
+          setInterval(() => {
+            if (process.ppid !== parent) stop('parent exited');
+          }, 500).unref();
+        }
       });
       core.lock!.setPort(null);
       await server.close();
