@@ -1,0 +1,59 @@
+/**
+ * A writer for the kill -9 matrix (write-crash.test.ts), run as its own process:
+ *   node --import tsx e2e/crash-driver.ts <dataDir> writes|model <modelA> [modelB]
+ * with RAGDESK_TEST_CRASH_AT=<stage>[@n] so that it kills itself at that stage of a write (store/crash-point.ts).
+ * Each operation is logged to <dataDir>/acked.jsonl when it starts and again once it returns (acknowledged): an
+ * acknowledged write must survive; the one in flight at the kill may have happened or not, but wholly.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Core } from '../src/core/core.js';
+import { flushIndexing } from '../src/core/services/indexing.js';
+
+const [dataDir, scenario, modelA, modelB] = process.argv.slice(2) as [string, string, string, string | undefined];
+const ackFile = path.join(dataDir, 'acked.jsonl');
+const log = (line: Record<string, unknown>) => fs.appendFileSync(ackFile, `${JSON.stringify(line)}\n`);
+async function op(line: { op: 'put' | 'delete'; doc_id: string; marker?: string }, work: () => Promise<unknown>): Promise<void> {
+  log({ phase: 'begin', ...line });
+  await work();
+  log({ phase: 'done', ...line });
+}
+
+/** A document of a few sections, each carrying the operation's marker word. */
+function body(marker: string): string {
+  return [1, 2, 3].map((s) => `## Section ${s}\n\nThe ${marker} entry ${s} records cargo moved at the harbour.`).join('\n\n');
+}
+
+const core = await Core.open({ dataDir, allowDownload: false });
+if (!core.ctx.store.registry.find('k')) await core.client.createKb({ kb_id: 'k', embedding_model: modelA });
+const add = (docId: string, marker: string, overwrite = false) =>
+  core.client.addDocument({
+    kb_id: 'k',
+    doc_id: docId,
+    content: body(marker),
+    format: 'markdown',
+    chunking: { strategy: 'markdown', chunk_size: 32, chunk_overlap: 0 },
+    overwrite,
+  });
+
+if (scenario === 'writes') {
+  // add d0, add d1, add d2, overwrite d2, delete d1, add d5, ... : every kind of write, upkeep every 4 operations.
+  for (let i = 0; i < 30; i++) {
+    const marker = `m${i}x`;
+    if (i % 5 === 3) await op({ op: 'put', doc_id: `d${i - 1}`, marker }, () => add(`d${i - 1}`, marker, true));
+    else if (i % 5 === 4)
+      await op({ op: 'delete', doc_id: `d${i - 3}` }, () => core.client.deleteDocument({ kb_id: 'k', doc_id: `d${i - 3}` }));
+    else await op({ op: 'put', doc_id: `d${i}`, marker }, () => add(`d${i}`, marker));
+    if (i % 4 === 3) await flushIndexing(core.ctx);
+  }
+} else if (scenario === 'model' && modelB) {
+  for (let i = 0; i < 40; i++) await op({ op: 'put', doc_id: `d${i}`, marker: `m${i}x` }, () => add(`d${i}`, `m${i}x`));
+  await core.client.changeKbModel({ kb_id: 'k', model: modelB });
+  for (;;) {
+    const { migration } = await core.client.modelChangeStatus({ kb_id: 'k' });
+    if (migration && migration.state !== 'running' && migration.state !== 'indexing') break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+await core.close();
+process.stdout.write('finished\n');
