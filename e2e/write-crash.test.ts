@@ -145,7 +145,7 @@ describe('kill -9 at each write stage', () => {
   it('during a folder sync: the resumed sync leaves every file once, whole', async () => {
     const dataDir = tempDir('ragdesk-kill-sync-');
     const folder = tempDir('ragdesk-kill-sync-files-');
-    for (let i = 0; i < 120; i++)
+    for (let i = 0; i < 60; i++)
       fs.writeFileSync(path.join(folder, `n${i}.md`), `# Note ${i}\n\nThe s${i}x entry records cargo at berth ${i % 7}.`);
     expect((await ragdesk(['--data-dir', dataDir, 'kb', 'create', 'k', '--model', modelA])).code).toBe(0);
     const killed = await ragdesk(['--data-dir', dataDir, 'sources', 'add', 'k', folder, '--id', 'f', '--json'], {
