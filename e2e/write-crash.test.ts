@@ -145,7 +145,7 @@ describe('kill -9 at each write stage', () => {
   it('during a folder sync: the resumed sync leaves every file once, whole', async () => {
     const dataDir = tempDir('ragdesk-kill-sync-');
     const folder = tempDir('ragdesk-kill-sync-files-');
-    for (let i = 0; i < 60; i++)
+    for (let i = 0; i < 100; i++)
       fs.writeFileSync(path.join(folder, `n${i}.md`), `# Note ${i}\n\nThe s${i}x entry records cargo at berth ${i % 7}.`);
     expect((await ragdesk(['--data-dir', dataDir, 'kb', 'create', 'k', '--model', modelA])).code).toBe(0);
     const killed = await ragdesk(['--data-dir', dataDir, 'sources', 'add', 'k', folder, '--id', 'f', '--json'], {
@@ -154,8 +154,8 @@ describe('kill -9 at each write stage', () => {
     expect(killed.code).not.toBe(0);
     const r = await ragdesk(['--data-dir', dataDir, 'sources', 'sync', 'f', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(json<{ summary: { files: number; failed: number } }>(r).summary).toMatchObject({ files: 60, failed: 0 });
-    const acked = new Map(Array.from({ length: 60 }, (_, i) => [`f/n${i}.md`, [`s${i}x`]] as [string, string[]]));
+    expect(json<{ summary: { files: number; failed: number } }>(r).summary).toMatchObject({ files: 100, failed: 0 });
+    const acked = new Map(Array.from({ length: 100 }, (_, i) => [`f/n${i}.md`, [`s${i}x`]] as [string, string[]]));
     await verify(dataDir, 'k', acked);
   }, 180_000);
 });
