@@ -89,6 +89,10 @@ describe('every command through `ragdesk serve`', () => {
     );
     expect(page2.hits[0]).toMatchObject({ doc_id: 'handbook.pdf', location: { page: 2 } });
     expect(page2.hits[0]!.location.page_end).toBeUndefined();
+    const page3 = json<{ hits: Array<{ doc_id: string; location: { page?: number } }> }>(
+      await cli('search', 'battery UN38.3 dangerous goods', '--kb', 'docs', '--mode', 'fts', '--json'),
+    );
+    expect(page3.hits[0]).toMatchObject({ doc_id: 'handbook.pdf', location: { page: 3 } });
     // Markdown: the heading path and the source lines of the section the text is in.
     const md = json<{ hits: Array<{ doc_id: string; location: { heading_path?: string[]; line_start?: number; line_end?: number } }> }>(
       await cli('search', 'inspection fee charged to the cost centre', '--kb', 'docs', '--mode', 'fts', '--json'),
