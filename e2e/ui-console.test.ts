@@ -16,7 +16,9 @@ import {
   nav,
   openChunkViewer,
   searchAndOpen,
+  switchLanguage,
 } from './ui-flows.js';
+import { EN, uiLang } from './ui-i18n.js';
 import {
   chromiumAvailable,
   CHROMIUM,
@@ -70,13 +72,13 @@ run('web console in Chromium against ragdesk serve', () => {
 
   it('asks for a key, refuses a wrong one, and signs in with the token serve printed', async () => {
     await page.goto(`${served.url}/`);
-    await page.getByLabel('API key or token').fill('not-a-key');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByText('That key was not accepted').count()).toBe(1);
+    await page.getByLabel(EN.t('signIn.keyLabel')).fill('not-a-key');
+    await page.getByRole('button', { name: EN.t('signIn.submit') }).click();
+    await expect.poll(() => page.getByText(EN.t('signIn.notAccepted')).count()).toBe(1);
     await shot('sign-in');
-    await page.getByLabel('API key or token').fill(served.token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText('No knowledge bases yet').waitFor();
+    await page.getByLabel(EN.t('signIn.keyLabel')).fill(served.token);
+    await page.getByRole('button', { name: EN.t('signIn.submit') }).click();
+    await page.getByText(EN.t('kbList.emptyTitle')).waitFor();
     await shot('kb-list-empty');
     // The token lives in sessionStorage only.
     expect(await page.evaluate(() => [sessionStorage.getItem('ragdesk.token'), localStorage.length])).toEqual([served.token, 0]);
@@ -106,7 +108,7 @@ run('web console in Chromium against ragdesk serve', () => {
   });
 
   it('shows ready-to-copy agent configs for stdio and HTTP with the bearer token', async () => {
-    await nav(page, 'Connect an agent');
+    await nav(page, EN.t('nav.connect'));
     await page.getByTestId('config-claude-desktop').waitFor();
     const http = await page.getByTestId('config-cursor-http').getByTestId('copy-value').innerText();
     expect(JSON.parse(http)).toEqual({
@@ -122,8 +124,8 @@ run('web console in Chromium against ragdesk serve', () => {
   });
 
   it('shows MCP calls in the activity log, live', async () => {
-    await nav(page, 'Activity');
-    await page.getByText('No agent calls yet').waitFor();
+    await nav(page, EN.t('nav.activity'));
+    await page.getByText(EN.t('activity.emptyTitle')).waitFor();
     // An agent connects over HTTP and searches; the open page picks the calls up by itself.
     const agent = new Client({ name: 'e2e-agent', version: '1.0.0' });
     await agent.connect(
@@ -143,7 +145,7 @@ run('web console in Chromium against ragdesk serve', () => {
 
   it('lists KBs with counts, follows the OS colour scheme, and works from the keyboard', async () => {
     await kbListAndKeyboard(page, shot);
-    await nav(page, 'Knowledge bases');
+    await nav(page, EN.t('nav.kbs'));
     await page.emulateMedia({ colorScheme: 'dark' });
     await shot('kb-list-dark');
     expect(await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))).toBe('dark');
@@ -152,6 +154,16 @@ run('web console in Chromium against ragdesk serve', () => {
 
   it('changes the embedding model of a KB with documents from the edit dialog, with progress', async () => {
     await changeModel(page, (await buildFixtureModel(path.join(dir, 'fixture-model-32'), { dim: 32, seed: 7 })).dir);
+  });
+
+  it('switches the language in Settings at once, remembers it in this browser, and can follow the browser again', async () => {
+    const ru = uiLang('ru');
+    await switchLanguage(page, EN, ru, 'Русский');
+    expect(await page.evaluate(() => localStorage.getItem('ragdesk.language'))).toBe('ru');
+    await page.reload();
+    await page.getByRole('heading', { name: ru.t('nav.settings'), level: 2 }).waitFor();
+    await switchLanguage(page, ru, EN, ru.t('language.browser', { language: 'English' }));
+    expect(await page.evaluate(() => localStorage.getItem('ragdesk.language'))).toBeNull();
   });
 
   it('never opened a dialog or threw in the page', () => {

@@ -194,7 +194,7 @@ export function HealthTable({ kbId, refreshKey }: { kbId: string; refreshKey: nu
                   <Table.Td style={{ overflowWrap: 'anywhere' }}>
                     <Text size="sm">{why(e, t)}</Text>
                     {e.message && (
-                      <Text size="xs" c="dimmed" title={t('common.serverSaid')}>
+                      <Text size="xs" c="dimmed" title={t('common.serverSaid')} translate="no">
                         {e.message}
                       </Text>
                     )}

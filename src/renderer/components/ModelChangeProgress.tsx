@@ -76,7 +76,7 @@ export function ModelChangeProgress({ kbId, since, onDone }: { kbId: string; sin
       <Stack gap="xs">
         <Text size="sm">{label(m, t, f)}</Text>
         {m.state === 'failed' && m.error && (
-          <Text size="xs" c="dimmed" title={t('common.serverSaid')}>
+          <Text size="xs" c="dimmed" title={t('common.serverSaid')} translate="no">
             {m.error}
           </Text>
         )}

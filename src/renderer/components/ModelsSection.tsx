@@ -16,7 +16,7 @@ const STATE_COLOR: Record<ModelStatus['state'], string> = {
   error: 'red',
 };
 
-function stateLabel(state: ModelStatus['state'], t: T): string {
+export function modelStateLabel(state: ModelStatus['state'], t: T): string {
   switch (state) {
     case 'loaded':
       return t('models.stateLoaded');
@@ -60,7 +60,7 @@ function StateBadge({ status }: { status: ModelStatus | undefined }) {
   return (
     <Stack gap={2}>
       <Badge color={STATE_COLOR[status.state]} variant="light" style={{ overflow: 'visible' }}>
-        {stateLabel(status.state, t)}
+        {modelStateLabel(status.state, t)}
         {status.state === 'downloading' && status.progress !== undefined ? ` ${f.percent(status.progress)}` : ''}
       </Badge>
       {status.state === 'downloading' && (
@@ -69,7 +69,7 @@ function StateBadge({ status }: { status: ModelStatus | undefined }) {
       {status.error && (
         <Text size="xs" c="red">
           {status.state === 'missing' ? t('models.errorMissing') : t('models.errorFailed')}{' '}
-          <Text span size="xs" c="dimmed" title={t('common.serverSaid')}>
+          <Text span size="xs" c="dimmed" title={t('common.serverSaid')} translate="no">
             {status.error}
           </Text>
         </Text>

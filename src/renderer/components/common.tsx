@@ -34,7 +34,16 @@ export function ErrorText({ error, context }: { error: unknown; context?: ErrorC
       <Text size="sm" component="span" display="block" data-testid="error-text">
         {e.text}
       </Text>
-      <Text size="xs" c="dimmed" component="span" display="block" mt={2} title={t('common.serverSaid')} data-testid="error-detail">
+      <Text
+        size="xs"
+        c="dimmed"
+        component="span"
+        display="block"
+        mt={2}
+        title={t('common.serverSaid')}
+        data-testid="error-detail"
+        translate="no"
+      >
         <Code>{e.code}</Code> {e.detail}
       </Text>
     </>

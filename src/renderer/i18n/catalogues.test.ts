@@ -136,7 +136,6 @@ describe('UI catalogues (en, ru, zh-CN)', () => {
     const same = new Set([
       'common.listSeparator',
       'keys.namePlaceholder',
-      'sources.folderPlaceholder',
       'sources.excludePlaceholder',
       'filters.listPlaceholder',
       'chunk.lines',

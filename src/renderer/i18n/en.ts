@@ -240,6 +240,7 @@ export const en = {
     stageError: 'error',
     stageCancelled: 'cancelled',
     noVectorsYet: 'Searchable by full text now; vectors are added when the model is ready.',
+    ocrPages: 'OCR: page {{done, number}} of {{total, number}}',
   },
   docs: {
     title: 'Documents',
@@ -484,7 +485,12 @@ export const en = {
     copyDataFolder: 'Copy the data folder path',
     store: 'Store',
     versions: 'Versions',
-    serverWarnings: 'The server reports',
+    serverWarnings: 'Messages from the server (English)',
+    noteEmbeddingModel: 'Embedding model {{model}}: {{state}}. Vector search is off; hybrid search answers from full-text.',
+    noteRerankModel: 'Rerank model {{model}}: {{state}}. Results are not reranked.',
+    noteFtsStale: '{{kb}}: new text is not yet in the full-text index (it is still searched).',
+    noteMigrationRunning: '{{kb}}: changing the model to {{to}} ({{done}}/{{total}}); search uses {{from}} until it is done.',
+    noteMigrationStopped: '{{kb}}: the change to {{to}} stopped at {{done}}/{{total}}; search uses {{from}}.',
     chunkTitle: 'Chunk defaults',
     chunkText:
       'Each knowledge base keeps its own chunking defaults (edit them on the knowledge base page); new ones start at <code>{{defaults}}</code>. You can change the chunking of each upload in the preview before adding files. Server, port and tray settings live in the desktop app.',

@@ -200,7 +200,7 @@ export function SearchScreen() {
       {result?.result.degraded && (
         <Alert color="yellow" title={t('search.partial')}>
           <Text size="sm">{t('search.partialText')}</Text>
-          <Text size="xs" c="dimmed" mt={2} title={t('common.serverSaid')}>
+          <Text size="xs" c="dimmed" mt={2} title={t('common.serverSaid')} translate="no">
             {result.result.degraded}
           </Text>
         </Alert>

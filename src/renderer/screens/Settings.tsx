@@ -1,6 +1,6 @@
 import { Code, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { Trans, useTranslation } from 'react-i18next';
-import { DEFAULT_CHUNKING } from '../../shared/contract/index.js';
+import { DEFAULT_CHUNKING, type Diagnostic } from '../../shared/contract/index.js';
 import type { AppSettings } from '../../shared/desktop.js';
 import { useApi } from '../api/context.js';
 import { chunkingSummary } from '../components/ChunkingFields.js';
@@ -8,7 +8,8 @@ import { CopyIconButton, ErrorAlert } from '../components/common.js';
 import { DesktopSettings } from '../components/DesktopSettings.js';
 import { KeysSection } from '../components/KeysSection.js';
 import { LanguageSelect } from '../components/LanguageSelect.js';
-import { ModelsSection } from '../components/ModelsSection.js';
+import { modelStateLabel, ModelsSection } from '../components/ModelsSection.js';
+import type { T } from '../i18n/index.js';
 import { useQuery } from '../lib/use-query.js';
 
 /** The interface language: applies at once, stored with the other settings (or in the browser). */
@@ -27,6 +28,32 @@ function LanguageSection() {
       </Stack>
     </Paper>
   );
+}
+
+/** What the diagnostic's structured facts say is wrong, in the UI language (the server's own sentences are English). */
+function diagnosticNotes(d: Diagnostic, t: T): string[] {
+  const notes: string[] = [];
+  for (const m of d.models) {
+    if (m.state !== 'missing' && m.state !== 'error') continue;
+    const state = modelStateLabel(m.state, t);
+    notes.push(
+      m.kind === 'embedding'
+        ? t('settings.noteEmbeddingModel', { model: m.model, state })
+        : t('settings.noteRerankModel', { model: m.model, state }),
+    );
+  }
+  for (const kb of d.kbs) {
+    if (kb.fts_index === 'stale') notes.push(t('settings.noteFtsStale', { kb: kb.name }));
+    const mc = kb.migration;
+    if (!mc || mc.state === 'done' || mc.state === 'cancelled') continue;
+    const params = { kb: kb.name, to: mc.to_model, from: mc.from_model, done: mc.chunks_done, total: mc.chunks_total };
+    notes.push(
+      mc.state === 'failed' || mc.state === 'interrupted'
+        ? t('settings.noteMigrationStopped', params)
+        : t('settings.noteMigrationRunning', params),
+    );
+  }
+  return notes;
 }
 
 function DataSection() {
@@ -62,7 +89,7 @@ function DataSection() {
               <Table.Tr>
                 <Table.Th scope="row">{t('settings.versions')}</Table.Th>
                 <Table.Td>
-                  <Text size="sm">
+                  <Text size="sm" translate="no">
                     {Object.entries(diag.data.versions)
                       .map(([k, v]) => `${k} ${v}`)
                       .join(' · ')}
@@ -72,16 +99,26 @@ function DataSection() {
             </Table.Tbody>
           </Table>
         )}
+        {diag.data &&
+          diagnosticNotes(diag.data, t).map((note) => (
+            <Text key={note} size="sm" c="orange" data-testid="diagnostic-note">
+              {note}
+            </Text>
+          ))}
         {diag.data && diag.data.warnings.length > 0 && (
-          <Text size="sm" fw={500}>
-            {t('settings.serverWarnings')}
-          </Text>
+          <details>
+            <Text component="summary" size="xs" c="dimmed">
+              {t('settings.serverWarnings')}
+            </Text>
+            <Stack gap={2} mt={4} translate="no">
+              {diag.data.warnings.map((w) => (
+                <Text key={w} size="xs" c="dimmed">
+                  {w}
+                </Text>
+              ))}
+            </Stack>
+          </details>
         )}
-        {diag.data?.warnings.map((w) => (
-          <Text key={w} size="sm" c="orange">
-            {w}
-          </Text>
-        ))}
       </Stack>
     </Paper>
   );
