@@ -9,6 +9,8 @@ import { type AppInfo, type AppSettings, type AppSettingsPatch } from '../shared
 import { RAGDESK_VERSION } from '../shared/version.js';
 import { relaunchCommand, type AppPaths } from './app-paths.js';
 import { applyLaunchAtLogin } from './autostart.js';
+import { appLanguage, systemLanguages } from './i18n/system-languages.js';
+import { mainText } from './i18n/text.js';
 import type { DesktopHandlers } from './ipc-bridge.js';
 import { claudeDesktopConfig, stdioCommand } from './mcp-config.js';
 import { openActionFor } from './open-file.js';
@@ -99,6 +101,7 @@ export class AppController {
       server: this.server.status,
       indexingPaused: this.core.ctx.pause.isPaused,
       activeIngests: this.core.ctx.pause.active,
+      language: appLanguage(this.settings.get().language),
     };
   }
 
@@ -149,6 +152,7 @@ export class AppController {
       mcp_stdio: this.stdio(),
       indexing_paused: this.core.ctx.pause.isPaused,
       restart_needed: wantedDir !== this.opened.dataDir || s.embeddingModel !== this.opened.model,
+      system_languages: systemLanguages(),
     };
   }
 
@@ -196,7 +200,11 @@ export class AppController {
     try {
       applyLaunchAtLogin(app, enabled, relaunchCommand(this.paths, process.execPath, app.isPackaged));
     } catch (err) {
-      void dialog.showMessageBox({ type: 'warning', message: 'Could not change the login item', detail: String(err) });
+      void dialog.showMessageBox({
+        type: 'warning',
+        message: mainText(appLanguage(this.settings.get().language), 'dialogLoginItemFailed'),
+        detail: String(err),
+      });
     }
   }
 
