@@ -197,6 +197,16 @@ run.each(CASES)('web console in $code (Chromium started with --lang=$code)', ({ 
     await noEnglish();
   });
 
+  it('shows the agent configs and the activity log in the language', async () => {
+    await nav(page, L.t('nav.connect'), L);
+    await page.getByTestId('config-claude-desktop').waitFor();
+    await page.getByText(L.t('connect.tokenLabel')).waitFor();
+    await noEnglish();
+    await nav(page, L.t('nav.activity'), L);
+    await page.getByText(L.t('activity.emptyTitle')).waitFor();
+    await noEnglish();
+  });
+
   it('switches to English at once and back to the browser’s language', async () => {
     await switchLanguage(page, L, EN, 'English');
     await switchLanguage(page, EN, L, EN.t('language.browser', { language: LANGUAGE_NATIVE_NAMES[code] }));

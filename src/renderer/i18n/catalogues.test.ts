@@ -1,4 +1,5 @@
 /// <reference types="vite/client" />
+import i18next from 'i18next';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { UI_LANGUAGES, type UiLanguage } from '../../shared/ui-language.js';
@@ -155,5 +156,31 @@ describe('UI catalogues (en, ru, zh-CN)', () => {
         .map(([key, text]) => `${key}: ${text}`);
       expect(untranslated, lang).toEqual([]);
     }
+  });
+
+  it('counts in Russian with its three forms and in Chinese with one, numbers written the local way', async () => {
+    const i18n = i18next.createInstance();
+    await i18n.init({
+      lng: 'ru',
+      resources: Object.fromEntries(UI_LANGUAGES.map((l) => [l, { translation: CATALOGUES[l] }])),
+      interpolation: { escapeValue: false },
+    });
+    const ru = i18n.getFixedT('ru');
+    const zh = i18n.getFixedT('zh-CN');
+    const en = i18n.getFixedT('en');
+    expect([1, 3, 5, 11, 21, 22, 25].map((count) => ru('counts.documents', { count }))).toEqual([
+      '1 документ',
+      '3 документа',
+      '5 документов',
+      '11 документов',
+      '21 документ',
+      '22 документа',
+      '25 документов',
+    ]);
+    expect(ru('ingest.addFiles', { count: 2 })).toBe('Добавить 2 файла');
+    expect(ru('counts.chunks', { count: 1500 }).replace(/\s/g, ' ')).toBe('1 500 фрагментов');
+    expect(zh('counts.documents', { count: 5 })).toBe('5 个文档');
+    expect(zh('counts.chunks', { count: 1500 })).toBe('1,500 个分块');
+    expect([1, 2].map((count) => en('counts.documents', { count }))).toEqual(['1 document', '2 documents']);
   });
 });
