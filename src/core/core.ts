@@ -16,7 +16,7 @@ import { JobManager } from './jobs/job-manager.js';
 import { CallMetrics } from './metrics/call-metrics.js';
 import { DEFAULT_OPTIONS, type CoreContext, type CoreOptions, type IngestEvent } from './services/context.js';
 import { flushIndexing } from './services/indexing.js';
-import { backfillVectors } from './services/reembed.js';
+import { startHealing, stopHealing } from './services/heal.js';
 import { resumeModelChanges, stopModelChanges } from './services/model-change.js';
 import { SourceManager } from './sources/source-manager.js';
 import { Store } from './store/store.js';
@@ -122,15 +122,11 @@ export class Core {
         .filter((kb) => kb.enabled)
         .map((kb) => kb.embedding_model),
     );
+    // Chunks stored without vectors get them once their model can embed: now, or when it arrives or recovers.
+    startHealing(this.ctx).catch((err: unknown) => process.stderr.write(`ragdesk: healing failed to start: ${String(err)}\n`));
     for (const model of models) {
       this.ctx.models.peekEmbedder(model);
-      void this.ctx.models
-        .getEmbedder(model, { allowDownload: this.ctx.options.allowDownload })
-        .then(async (embedder) => {
-          for (const kb of this.ctx.store.registry.list().filter((k) => k.embedding_model === model))
-            await backfillVectors(this.ctx, kb.kb_id, embedder);
-        })
-        .catch(() => undefined);
+      void this.ctx.models.getEmbedder(model, { allowDownload: this.ctx.options.allowDownload }).catch(() => undefined);
     }
     // Model changes a crash or quit interrupted carry on in the background.
     resumeModelChanges(this.ctx).catch((err: unknown) => process.stderr.write(`ragdesk: resuming model changes failed: ${String(err)}\n`));
@@ -161,6 +157,7 @@ export class Core {
     // A paused gate would hold the syncs and backfills being stopped: they stop at their next batch instead.
     this.ctx.pause.setPaused(false);
     await this.sources.close();
+    await stopHealing(this.ctx);
     await stopModelChanges(this.ctx);
     await flushIndexing(this.ctx);
     await this.ctx.store.writes.idle();

@@ -7,6 +7,7 @@ import { readableKbs } from '../auth/scope.js';
 import { dataPaths } from '../config/data-dir.js';
 import type { HealthStore } from '../health/health-store.js';
 import { healthReport } from '../health/health-store.js';
+import { directFileRecorder } from '../health/direct-files.js';
 import { addFiles } from '../jobs/add-files.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import { progressOf } from '../jobs/progress.js';
@@ -63,8 +64,8 @@ export function coreHandlers({ ctx, jobs, health, sources }: CoreParts): Handler
       return kbs.deleteKb(ctx, i.kb_id);
     },
     addDocument: (i) => docs.addDocument(ctx, i),
-    addFile: (i) => docs.addFile(ctx, i),
-    uploadFile: (i) => docs.uploadFile(ctx, i),
+    addFile: (i) => docs.addFile(ctx, i, directFileRecorder(health, ctx)),
+    uploadFile: (i) => docs.uploadFile(ctx, i, undefined, directFileRecorder(health, ctx)),
     addDocumentsBatch: (i) => docs.addDocumentsBatch(ctx, i),
     getDocument: (i) => docs.getDocument(ctx, i.kb_id, i.doc_id),
     listDocuments: (i) => docs.listDocuments(ctx, i),

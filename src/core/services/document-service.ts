@@ -11,13 +11,16 @@ import {
 import { RagError, toErrorEnvelope } from '../../shared/errors.js';
 import { parseBytes } from '../parse/registry.js';
 import type { ParsedDocument } from '../parse/types.js';
+import type { DirectRecorder } from '../health/direct-files.js';
 import { crashPoint } from '../store/crash-point.js';
+import { sha256 } from '../util/hash.js';
 import { sqlString } from '../store/sql.js';
 import type { CoreContext } from './context.js';
 import { scheduleIndexing } from './indexing.js';
 import { commitDocuments, prepareDocument, resolveChunking, type PreparedDoc } from './ingest.js';
 import { parseInput } from '../util/validate.js';
 import { completeWithOcr } from './ocr-stage.js';
+import type { OcrProgress } from '../ocr/ocr-document.js';
 
 const WHOLE = { strategy: 'whole', chunk_size: 8192, chunk_overlap: 0 } as const;
 
@@ -115,13 +118,22 @@ export interface FileItem {
   file?: string;
 }
 
-export async function prepareFile(ctx: CoreContext, kbId: string, file: FileItem, overwrite: boolean): Promise<PreparedDoc> {
+export async function prepareFile(
+  ctx: CoreContext,
+  kbId: string,
+  file: FileItem,
+  overwrite: boolean,
+  onOcrPage?: (p: OcrProgress) => void,
+  onParsed?: (parsed: ParsedDocument) => void,
+): Promise<PreparedDoc> {
   const kb = ctx.store.registry.get(kbId);
   // Scans and images: their pages are read by OCR, in the KB's languages.
   const parsed = await completeWithOcr(ctx, await parseFileBytes(ctx, file.data, file.filename), file.data, {
     kb,
     filename: file.filename,
+    onPage: onOcrPage,
   });
+  onParsed?.(parsed);
   return prepareDocument(ctx, kb, {
     parsed,
     chunking: resolveChunking(kb, file.chunking),
@@ -135,16 +147,57 @@ export async function prepareFile(ctx: CoreContext, kbId: string, file: FileItem
   });
 }
 
-export async function addFile(ctx: CoreContext, input: ParsedInput<'addFile'>): Promise<AddResult> {
+/**
+ * Parse, prepare and commit one file, telling `record` (the KB's health report) what came of it, failure or not.
+ */
+async function ingestOne(
+  ctx: CoreContext,
+  kbId: string,
+  file: FileItem,
+  at: { key: string; overwrite: boolean; mtime_ms?: number; onOcrPage?: (p: OcrProgress) => void; record?: DirectRecorder },
+): Promise<AddResult> {
+  let parsed: ParsedDocument | undefined;
+  const outcome = {
+    kb_id: kbId,
+    file: at.key,
+    doc_id: file.doc_id ?? path.basename(file.filename),
+    bytes: file.data.byteLength,
+    file_hash: sha256(file.data),
+    ...(at.mtime_ms !== undefined ? { mtime_ms: at.mtime_ms } : {}),
+  };
+  try {
+    const prepared = await prepareFile(ctx, kbId, file, at.overwrite, at.onOcrPage, (p) => (parsed = p));
+    const result = unwrap((await commitDocuments(ctx, kbId, [prepared]))[0]);
+    at.record?.({ ...outcome, doc_id: prepared.doc_id, ...(parsed ? { parsed } : {}), result });
+    return result;
+  } catch (err) {
+    at.record?.({ ...outcome, ...(parsed ? { parsed } : {}), error: err });
+    throw err;
+  }
+}
+
+export async function addFile(ctx: CoreContext, input: ParsedInput<'addFile'>, record?: DirectRecorder): Promise<AddResult> {
   ctx.store.registry.get(input.kb_id);
   const abs = path.resolve(input.path);
   const stat = await fs.stat(abs).catch((err: unknown) => {
     throw new RagError('invalid_parameter', `cannot read ${abs}`, { cause: err });
   });
   if (stat.size > ctx.options.maxFileBytes) {
-    throw new RagError('too_large', `${abs} is ${stat.size} bytes; the limit is ${ctx.options.maxFileBytes}`, { details: { file: abs } });
+    const err = new RagError('too_large', `${abs} is ${stat.size} bytes; the limit is ${ctx.options.maxFileBytes}`, {
+      details: { file: abs },
+    });
+    record?.({
+      kb_id: input.kb_id,
+      file: abs,
+      doc_id: input.doc_id ?? path.basename(abs),
+      bytes: stat.size,
+      file_hash: null,
+      mtime_ms: stat.mtimeMs,
+      error: err,
+    });
+    throw err;
   }
-  const prepared = await prepareFile(
+  return ingestOne(
     ctx,
     input.kb_id,
     {
@@ -158,15 +211,20 @@ export async function addFile(ctx: CoreContext, input: ParsedInput<'addFile'>): 
       ...(input.metadata ? { metadata: input.metadata } : {}),
       ...(input.chunking ? { chunking: input.chunking } : {}),
     },
-    input.overwrite,
+    { key: abs, overwrite: input.overwrite, mtime_ms: stat.mtimeMs, ...(record ? { record } : {}) },
   );
-  return unwrap((await commitDocuments(ctx, input.kb_id, [prepared]))[0]);
 }
 
-export async function uploadFile(ctx: CoreContext, input: ParsedInput<'uploadFile'>): Promise<AddResult> {
+/** A file sent as bytes (the UI's drop zone, `/api/uploadFile`); it lands in the health report like `ragdesk add`'s files. */
+export async function uploadFile(
+  ctx: CoreContext,
+  input: ParsedInput<'uploadFile'>,
+  onOcrPage?: (p: OcrProgress) => void,
+  record?: DirectRecorder,
+): Promise<AddResult> {
   ctx.store.registry.get(input.kb_id);
   const data = Buffer.from(input.data_base64, 'base64');
-  const prepared = await prepareFile(
+  return ingestOne(
     ctx,
     input.kb_id,
     {
@@ -178,9 +236,8 @@ export async function uploadFile(ctx: CoreContext, input: ParsedInput<'uploadFil
       ...(input.metadata ? { metadata: input.metadata } : {}),
       ...(input.chunking ? { chunking: input.chunking } : {}),
     },
-    input.overwrite,
+    { key: input.filename, overwrite: input.overwrite, ...(onOcrPage ? { onOcrPage } : {}), ...(record ? { record } : {}) },
   );
-  return unwrap((await commitDocuments(ctx, input.kb_id, [prepared]))[0]);
 }
 
 export async function getDocument(ctx: CoreContext, kbId: string, docId: string): Promise<DocumentFull> {

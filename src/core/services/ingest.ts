@@ -11,6 +11,7 @@ import { sha256 } from '../util/hash.js';
 import type { CoreContext } from './context.js';
 import { buildRows } from './ingest-rows.js';
 import { ensureChunkTable } from '../store/ensure-chunk-table.js';
+import { markNeedsVectors } from './heal.js';
 import { scheduleIndexing } from './indexing.js';
 import { passageText } from '../embed/passage.js';
 
@@ -201,12 +202,14 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
     const all = first.flatMap(({ doc }) => doc.chunks.map((c) => passageText(doc.title, c.text)));
     for (const w of first) ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'embed', chunks: w.doc.chunks.length });
     // A job may offer vectors of documents it just deleted (a renamed file): see jobs/vector-reuse.ts.
-    const flat = await embedReusing(ctx, kbId, embedder, all);
-    let at = 0;
-    for (const { doc } of first) {
-      vectors.set(doc, flat.slice(at, at + doc.chunks.length));
-      at += doc.chunks.length;
-    }
+    const flat = await embedReusing(ctx, kbId, embedder, all).catch(unavailable);
+    if (flat) {
+      let at = 0;
+      for (const { doc } of first) {
+        vectors.set(doc, flat.slice(at, at + doc.chunks.length));
+        at += doc.chunks.length;
+      }
+    } else embedder = undefined;
   }
 
   await ctx.store.write(kbId, async () => {
@@ -217,8 +220,14 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
       // A model change was swapped in while these chunks were embedded: embed them again with the KB's model now.
       embedder = await tryEmbedder(ctx, ctx.store.registry.get(kbId));
       vectors.clear();
-      for (const { doc } of toWrite)
-        if (embedder) vectors.set(doc, await embedder.embedPassages(doc.chunks.map((c) => passageText(doc.title, c.text))));
+      for (const { doc } of toWrite) {
+        const got = embedder
+          ? await embedder.embedPassages(doc.chunks.map((c) => passageText(doc.title, c.text))).catch(unavailable)
+          : undefined;
+        if (got) vectors.set(doc, got);
+        else embedder = undefined;
+      }
+      if (!embedder) vectors.clear();
     }
     const table = await ensureChunkTable(ctx.store, ctx.store.registry.get(kbId), embedder, ctx.models.presets());
     kb = ctx.store.registry.get(kbId);
@@ -261,5 +270,13 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
     }
   });
   scheduleIndexing(ctx, kbId);
+  // Written without vectors: they are filled in as soon as the model can embed (heal.ts).
+  if (!embedder && results.some((r) => !(r instanceof RagError) && r.status !== 'skipped')) markNeedsVectors(ctx, kbId);
   return results;
+}
+
+/** A model that cannot embed now (a remote endpoint down, its circuit open): the write goes on without vectors. */
+function unavailable(err: unknown): undefined {
+  if (err instanceof RagError && err.code === 'model_unavailable') return undefined;
+  throw err;
 }

@@ -181,6 +181,13 @@ export class RemoteModels {
       }
     } else if (state === 'closed') {
       this.log('info', `endpoint ${breaker.endpoint} answers again; circuit closed`);
+      // The half-open probe succeeded: its models are usable again, and listeners (the backfill of chunks
+      // stored without vectors, services/heal.ts) hear it now.
+      for (const entry of this.entries.values()) {
+        if (entry.breaker !== breaker) continue;
+        entry.lastFailureAt = undefined;
+        if (entry.embedder.dim > 0) this.setStatus(entry, { state: 'loaded' });
+      }
     } else {
       this.log('debug', `endpoint ${breaker.endpoint}: cool-down over, sending one probe request`);
     }
