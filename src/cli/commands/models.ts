@@ -8,6 +8,7 @@ import { RagError } from '../../shared/errors.js';
 import { withClient } from '../open-core.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { globals } from './common.js';
+import { importOcrFolder, isOcrData, registerOcr } from './ocr.js';
 
 /**
  * `ragdesk models …`: the models this data dir has, and importing a model folder for offline use. Each subcommand
@@ -16,9 +17,10 @@ import { globals } from './common.js';
 export function registerModels(program: Command): Command {
   const models = program
     .command('models')
-    .description('embedding and rerank models: what is on this machine, and importing a model folder for offline use');
+    .description('embedding and rerank models and OCR languages: what is on this machine, and importing them for offline use');
   registerList(models);
   registerImport(models);
+  registerOcr(models);
   return models;
 }
 
@@ -91,8 +93,11 @@ function registerImport(models: Command): void {
     .option('--as <name>', 'a preset to serve (multilingual, english, rerank) or a name for the model (local/<name>)')
     .option('--kind <kind>', 'embedding or rerank', 'embedding')
     .option('--replace', 'import over a model imported earlier under the same name')
-    .action(async (dir: string, o: { as?: string; kind: string; replace?: boolean }, cmd: Command) => {
+    .option('--languages <list>', 'a folder of OCR language data (.traineddata): only these, e.g. ru,zh or rus,chi_sim')
+    .action(async (dir: string, o: { as?: string; kind: string; replace?: boolean; languages?: string }, cmd: Command) => {
       const g = globals(cmd);
+      // Tesseract's .traineddata files (Debian's tessdata, a copy from another machine): OCR languages, not a model.
+      if (isOcrData(dir)) return withClient(g, ({ client }) => importOcrFolder(client, dir, o.languages, Boolean(g.json)));
       if (o.kind !== 'embedding' && o.kind !== 'rerank')
         throw new RagError('invalid_parameter', `--kind must be embedding or rerank, not ${o.kind}`);
       await withClient(g, async ({ client }) => {

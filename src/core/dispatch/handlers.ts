@@ -65,7 +65,15 @@ export function coreHandlers({ ctx, jobs, health, sources }: CoreParts): Handler
     },
     addDocument: (i) => docs.addDocument(ctx, i),
     addFile: (i) => docs.addFile(ctx, i, directFileRecorder(health, ctx)),
-    uploadFile: (i) => docs.uploadFile(ctx, i, undefined, directFileRecorder(health, ctx)),
+    uploadFile: async (i) => {
+      // A scan's OCR pages, for a client following the upload with getProgress.
+      const report = progressOf(ctx).reporter(i.progress_token);
+      try {
+        return await docs.uploadFile(ctx, i, (p) => report('ocr', p.done, p.total, i.filename), directFileRecorder(health, ctx));
+      } finally {
+        report.finish();
+      }
+    },
     addDocumentsBatch: (i) => docs.addDocumentsBatch(ctx, i),
     getDocument: (i) => docs.getDocument(ctx, i.kb_id, i.doc_id),
     listDocuments: (i) => docs.listDocuments(ctx, i),

@@ -99,7 +99,7 @@ describe('OCR language data', () => {
     const store = new OcrLanguageStore({ modelsDir: tempModels(), allowDownload: false });
     const err = await store.ensure(['chi_sim']).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'model_unavailable', details: { language: 'chi_sim', state: 'missing' } });
-    expect((err as Error).message).toMatch(/Chinese \(Simplified\) \(chi_sim\).*downloads are off.*ragdesk ocr import/);
+    expect((err as Error).message).toMatch(/Chinese \(Simplified\) \(chi_sim\).*downloads are off.*ragdesk models import/);
   });
 
   it('says model_unavailable when the download fails (offline), and leaves nothing behind', async () => {

@@ -236,7 +236,7 @@ export class OcrLanguageStore {
     return new RagError(
       'model_unavailable',
       `OCR language data for ${name} (${code}) is not in ${this.dir} and ${why}. Import it from a folder with ` +
-        `\`ragdesk ocr import <folder>\` (e.g. /usr/share/tesseract-ocr/5/tessdata), or allow downloads.`,
+        `\`ragdesk models import <folder>\` (e.g. /usr/share/tesseract-ocr/5/tessdata), or allow downloads.`,
       { details: { language: code, dir: this.dir, state: 'missing' }, ...(cause === undefined ? {} : { cause }) },
     );
   }

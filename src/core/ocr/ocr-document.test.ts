@@ -129,6 +129,6 @@ describe.runIf(hasData)('OCR of scanned documents', () => {
       runPage: inThread,
     }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'model_unavailable', details: { language: 'chi_sim' } });
-    expect((err as Error).message).toMatch(/ragdesk ocr import/);
+    expect((err as Error).message).toMatch(/ragdesk models import/);
   });
 });

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ChunkingConfig, Kb } from '../../shared/contract/index.js';
 import { useApi } from '../api/context.js';
 import { fileToBase64, type PickedFile } from '../lib/files.js';
+import { followProgress, progressToken } from '../lib/follow-progress.js';
 import { runUploads, type UploadJob, type UploadTally } from '../lib/upload-queue.js';
 import { ChunkingFields, chunkingValid } from './ChunkingFields.js';
 import { ChunkPreview } from './ChunkPreview.js';
@@ -92,17 +93,27 @@ export function IngestPanel({ kb, onAdded }: { kb: Kb; onAdded: () => void }) {
             return { chunks: r.chunks.length };
           },
           upload: async (job) => {
-            const result = await client.uploadFile({
-              kb_id: kb.kb_id,
-              filename: job.path,
-              data_base64: await base64(job.id),
-              chunking: c,
-              overwrite,
-              // Files from a folder keep their relative path as the id, so a/readme.md and b/readme.md do not collide.
-              ...(job.path.includes('/') ? { doc_id: job.path } : {}),
+            // A scan reports its OCR pages while it uploads.
+            const token = progressToken();
+            const stop = followProgress(client.getProgress, token, (p) => {
+              if (p.stage === 'ocr') update(job.id, { ocr: { done: p.done, total: p.total } });
             });
-            onAdded();
-            return result;
+            try {
+              const result = await client.uploadFile({
+                kb_id: kb.kb_id,
+                filename: job.path,
+                data_base64: await base64(job.id),
+                chunking: c,
+                overwrite,
+                progress_token: token,
+                // Files from a folder keep their relative path as the id, so a/readme.md and b/readme.md do not collide.
+                ...(job.path.includes('/') ? { doc_id: job.path } : {}),
+              });
+              onAdded();
+              return result;
+            } finally {
+              stop();
+            }
           },
         },
       );

@@ -93,6 +93,11 @@ export function UploadList({
                   aria-label={`${job.path}: ${t(STAGE_LABEL[job.stage])}`}
                 />
               </Group>
+              {job.ocr && job.stage === 'embed' && (
+                <Text size="xs" c="dimmed" mt={4} data-testid="upload-ocr">
+                  {t('uploads.ocrPages', { done: job.ocr.done, total: job.ocr.total })}
+                </Text>
+              )}
               {job.error && (
                 <Text size="xs" c="red" mt={4} component="div" data-testid="upload-error" data-code={job.error.code} role="alert">
                   <ErrorText error={job.error} context={{ file: job.path }} />

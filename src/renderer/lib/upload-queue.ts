@@ -16,6 +16,8 @@ export interface UploadJob {
   size: number;
   stage: UploadStage;
   chunks?: number;
+  /** A scan or image being read by OCR during its upload: pages read, of how many. */
+  ocr?: { done: number; total: number };
   error?: DescribedError;
   result?: AddResult;
 }

@@ -9,6 +9,7 @@ import {
   MetadataInputSchema,
   MetadataSchema,
 } from './common.js';
+import { ProgressTokenSchema } from './files.js';
 
 export const MAX_BATCH = 500;
 
@@ -74,6 +75,8 @@ export const UploadFileInputSchema = z.object({
   metadata: MetadataInputSchema.optional(),
   overwrite: z.boolean().default(false),
   chunking: ChunkingOverrideSchema.optional(),
+  /** Follow a long upload with `getProgress`: a scan reports its OCR pages (stage `ocr`). */
+  progress_token: ProgressTokenSchema.optional(),
 });
 export type UploadFileInput = z.input<typeof UploadFileInputSchema>;
 
