@@ -67,6 +67,11 @@ function JobProgress({ job }: { job: Job }) {
         })}
         {eta}
       </Text>
+      {p.current_ocr && (
+        <Text size="xs" c="dimmed" data-testid="sync-ocr">
+          {`${p.current_ocr.file.split(/[\\/]/).pop() ?? ''} · ${t('uploads.ocrPages', { done: p.current_ocr.done, total: p.current_ocr.total })}`}
+        </Text>
+      )}
     </Stack>
   );
 }
