@@ -10,7 +10,8 @@ function row(j: Job) {
   return {
     ...j,
     source: j.source_id ?? '',
-    files: `${p.files_done}/${p.files_total}`,
+    // A scan being read: which, and its OCR page.
+    files: `${p.files_done}/${p.files_total}${p.current_ocr ? ` (OCR ${p.current_ocr.file.split(/[\\/]/).pop()} p.${p.current_ocr.done}/${p.current_ocr.total})` : ''}`,
     failed: p.files_failed,
     chunks: p.chunks,
     started: j.created_at,
