@@ -49,7 +49,7 @@ async function checkCitationsAndSizes(client: Client): Promise<void> {
   type Hit = {
     doc_id: string;
     text: string;
-    location: { page?: number; page_end?: number; heading_path?: string[]; line_start?: number; line_end?: number };
+    location: { char_start?: number; page?: number; page_end?: number; heading_path?: string[]; line_start?: number; line_end?: number };
   };
 
   // Item 5: the page the text is on.
