@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../src/core/config/data-dir.js';
 import type { Fixture } from '../src/mcp/test-support.js';
 import { createKey, httpClient, runCli, seededFixture, startServe, stdioClient, type Served } from './mcp-helpers.js';
-import { exerciseAllTools, exerciseReadOnlyKey, payload } from './mcp-suite.js';
+import { exerciseAllTools, exerciseReadOnlyKey, exerciseReadYourWrites, payload } from './mcp-suite.js';
 
 let fx: Fixture;
 let served: Served;
@@ -42,6 +42,21 @@ describe('ragdesk serve: MCP over Streamable HTTP (the real CLI, the official SD
     const { client, close } = await httpClient(served.url, served.token, 'http-suite');
     try {
       await exerciseAllTools(client, 'http');
+    } finally {
+      await close();
+    }
+  });
+
+  it('finds what was just written, ranked as a freshly built index would (issue 8 repro)', async () => {
+    const created = await post(
+      '/api/createKb',
+      { kb_id: 'fresh-notes', embedding_model: fx.modelDir },
+      { Authorization: `Bearer ${served.token}` },
+    );
+    expect(created.status).toBe(200);
+    const { client, close } = await httpClient(served.url, served.token, 'http-ryw');
+    try {
+      await exerciseReadYourWrites(client, 'fresh-notes');
     } finally {
       await close();
     }

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../src/core/config/data-dir.js';
 import type { Fixture } from '../src/mcp/test-support.js';
 import { createKey, seededFixture, stdioClient } from './mcp-helpers.js';
-import { exerciseAllTools, exerciseReadOnlyKey, expectCode, payload } from './mcp-suite.js';
+import { Core } from '../src/core/core.js';
+import { exerciseAllTools, exerciseReadOnlyKey, exerciseReadYourWrites, expectCode, payload } from './mcp-suite.js';
 
 let fx: Fixture;
 
@@ -35,6 +36,20 @@ describe('ragdesk mcp over stdio (the real CLI, the official SDK client)', () =>
       lines.some((l) => l.tool === 'search_kb' && l.client === 'stdio-suite 1.0.0' && l.key_name === 'owner' && l.transport === 'stdio'),
     ).toBe(true);
     expect(fs.readFileSync(dataPaths(fx.dataDir).activity, 'utf8')).not.toContain('Trees grow in the forest');
+  });
+
+  it('finds what was just written, ranked as a freshly built index would (issue 8 repro)', async () => {
+    const core = await Core.open({ dataDir: fx.dataDir, allowDownload: false });
+    await core.client.createKb({ kb_id: 'fresh-notes', embedding_model: fx.modelDir });
+    await core.close();
+    const { client, close, stderr } = await stdioClient(fx.dataDir, { name: 'ryw' });
+    try {
+      await exerciseReadYourWrites(client, 'fresh-notes');
+    } catch (err) {
+      throw new Error(`${String(err)}\n--- server stderr ---\n${stderr()}`);
+    } finally {
+      await close();
+    }
   });
 
   it('limits a session to the key in RAGDESK_API_KEY', async () => {

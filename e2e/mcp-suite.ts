@@ -209,3 +209,53 @@ export async function exerciseReadOnlyKey(client: Client): Promise<void> {
   expect(resources.some((r) => r.uri.includes('/secret'))).toBe(false);
   await expect(client.readResource({ uri: 'ragdesk://kb/secret/doc/bank' })).rejects.toThrow(/not found/i);
 }
+
+/** A 60-section customs handbook (Markdown), none of whose words is in the React note. */
+export function customsHandbook(): string {
+  const topics = ['declaration', 'tariff classification', 'inspection', 'bonded warehouse', 'origin certificate', 'duty drawback'];
+  return Array.from({ length: 60 }, (_, i) => {
+    const topic = topics[i % topics.length]!;
+    return (
+      `## Section ${i + 1}: ${topic}\n\n` +
+      `Importers lodge a customs declaration for each consignment before the goods are released (section ${i + 1}). ` +
+      `The ${topic} rules decide the duty owed at the border; brokers keep the invoice, packing list and bill of lading. ` +
+      `Officers may hold a container for inspection at the port until every document is checked.`
+    );
+  }).join('\n\n');
+}
+
+/**
+ * Issue 8's repro of read-your-writes full-text search, through a real client: an empty KB (`kbId`, created by the
+ * caller), a short note with add_document, a 60-section handbook with add_document_chunked, then searches that
+ * must rank as a freshly built index would. `ruKb` holds a Russian customs document (the seed's beta).
+ */
+export async function exerciseReadYourWrites(client: Client, kbId: string, ruKb = 'beta'): Promise<void> {
+  const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
+  const added = await call('add_document', {
+    kb_id: kbId,
+    doc_id: 'react-18',
+    title: 'React 18 note',
+    content: 'React 18 brings concurrent rendering: React can prepare several versions of the UI at once and interrupt a render.',
+  });
+  expect(payload(added)).toMatchObject({ status: 'added' });
+  const handbook = await call('add_document_chunked', {
+    kb_id: kbId,
+    doc_id: 'customs-handbook',
+    title: 'Customs handbook',
+    content: customsHandbook(),
+    parser_config: { strategy: 'sentence', chunk_size: 128 },
+  });
+  expect(payload<{ chunk_count: number }>(handbook).chunk_count).toBeGreaterThan(20);
+
+  type Hits = { hits: Array<{ doc_id: string; kb_id: string; text: string }> };
+  const fts = payload<Hits>(await call('search_kb', { kb_id: kbId, query: 'customs declaration', mode: 'fts', top_k: 10 }));
+  expect(fts.hits).toHaveLength(10);
+  expect(fts.hits.every((h) => h.doc_id === 'customs-handbook')).toBe(true);
+  for (const mode of ['fts', 'hybrid']) {
+    const react = payload<Hits>(await call('search_kb', { kb_id: kbId, query: 'How does concurrent rendering work in React 18?', mode }));
+    expect(react.hits[0]?.doc_id, mode).toBe('react-18');
+  }
+  const all = payload<Hits>(await call('search_all_accessible_kbs', { query: 'customs declaration таможенная', mode: 'fts', top_k: 10 }));
+  // Scores comparable across KBs: the handbook's chunks and the Russian document both make the list.
+  expect([...new Set(all.hits.map((h) => h.kb_id))]).toEqual(expect.arrayContaining([kbId, ruKb]));
+}
