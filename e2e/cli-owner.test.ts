@@ -192,9 +192,11 @@ describe('one-shot commands side by side', () => {
   it('the second waits for the first instead of answering busy', async () => {
     const dataDir = tempDir('ragdesk-owner-oneshot-');
     expect((await ragdesk(['--data-dir', dataDir, 'kb', 'create', 'a', '--model', model])).code).toBe(0);
+    // A patient wait: on a loaded machine the first command may hold the data dir for a while.
+    const env = { RAGDESK_OWNER_WAIT_MS: '180000' };
     const [x, y] = await Promise.all([
-      ragdesk(['--data-dir', dataDir, 'add', path.join(ROOT, 'rag_data/en-customs-clearance.md'), '--kb', 'a', '--json']),
-      ragdesk(['--data-dir', dataDir, 'add', path.join(ROOT, 'rag_data/en-shipping-incoterms.txt'), '--kb', 'a', '--json']),
+      ragdesk(['--data-dir', dataDir, 'add', path.join(ROOT, 'rag_data/en-customs-clearance.md'), '--kb', 'a', '--json'], env),
+      ragdesk(['--data-dir', dataDir, 'add', path.join(ROOT, 'rag_data/en-shipping-incoterms.txt'), '--kb', 'a', '--json'], env),
     ]);
     expect([x.code, y.code]).toEqual([0, 0]);
     expect(json<unknown[]>(await ragdesk(['--data-dir', dataDir, 'kb', 'list', '--json']))[0]).toMatchObject({ document_count: 2 });
