@@ -17,6 +17,7 @@ interface EvalCliOptions {
   model?: string[];
   mode?: string;
   fusion: string;
+  splitKbs: string;
 }
 
 function progressReporter(enabled: boolean) {
@@ -68,7 +69,8 @@ export function registerEval(program: Command): void {
       )
       .option('--model <preset|folder>', 'embedding model; repeat to compare (--dataset default: multilingual)', collect)
       .option('--mode <mode>', 'fts | vector | hybrid | all (default: fts for one dataset model, all when comparing)')
-      .option('--fusion <method>', `hybrid fusion: ${FUSION_METHODS.join(' | ')}`, 'adaptive'),
+      .option('--fusion <method>', `hybrid fusion: ${FUSION_METHODS.join(' | ')}`, 'adaptive')
+      .option('--split-kbs <n>', 'with --dataset: split the collection over n KBs (alternating doc ids) and search them together', '1'),
   ).action(async (o: EvalCliOptions & Record<string, unknown>, cmd: Command) => {
     const g = globals(cmd);
     if (Boolean(o.dataset) === Boolean(o.kb)) cmd.error('give either --dataset <dir> or --kb <kb_id>');
@@ -79,6 +81,7 @@ export function registerEval(program: Command): void {
     for (const m of modes) if (!SEARCH_MODES.includes(m)) cmd.error(`unknown mode ${m}`);
     if (!FUSION_METHODS.includes(o.fusion as FusionMethod)) cmd.error(`unknown fusion ${o.fusion}`);
     const fusion = o.fusion as FusionMethod;
+    if (!(Number.isInteger(Number(o.splitKbs)) && Number(o.splitKbs) >= 1)) cmd.error('--split-kbs takes a whole number from 1');
     const progress = progressReporter(!g.json);
 
     if (o.kb) {
@@ -109,6 +112,7 @@ export function registerEval(program: Command): void {
           fusion,
           allowDownload: g.download !== false,
           ...(chunking ? { chunking } : {}),
+          splitKbs: Number(o.splitKbs),
           onProgress: progress.onProgress,
         });
         groups.push({ model, index: 'fresh', reports });

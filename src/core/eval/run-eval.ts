@@ -18,6 +18,24 @@ export interface EvalOptions {
   allowDownload?: boolean;
   models?: ModelManager;
   onProgress?: (stage: string, done: number, total: number) => void;
+  /**
+   * Split the collection over this many KBs by alternating doc ids (document i goes to KB i mod n) and search
+   * them together, as search_all_accessible_kbs does (default 1: one KB). `ragdesk eval --split-kbs 2`.
+   */
+  splitKbs?: number;
+  /**
+   * How documents are written (default: addDocumentsBatch, 500 per call, then index upkeep). The bench passes
+   * one add_document call per document and leaves the index as the writes left it (read-your-writes).
+   */
+  ingest?: (core: Core, kbId: string, docs: EvalDoc[]) => Promise<void>;
+}
+
+/** One corpus document as the evaluation writes it. */
+export interface EvalDoc {
+  doc_id: string;
+  title: string;
+  content: string;
+  chunking?: ChunkingOverride;
 }
 
 export interface EvalReport {
@@ -29,18 +47,29 @@ export interface EvalReport {
   mrr_at_10: number;
   fusion?: FusionMethod;
   model: string;
+  /** KBs the collection was split over (absent: one). */
+  kbs?: number;
   degraded?: string;
 }
 
 export { scoreModes } from './score.js';
 export type { JudgedQuery } from './score.js';
 
+/** The default ingestion: batches of 500 through the contract, then the indexes brought up to date. */
+async function inBatches(core: Core, kbId: string, docs: EvalDoc[]): Promise<void> {
+  for (let i = 0; i < docs.length; i += 500) await core.client.addDocumentsBatch({ kb_id: kbId, documents: docs.slice(i, i + 500) });
+  await core.ctx.store.writes.idle();
+  await maintainIndexes(core.ctx, kbId, true);
+}
+
 /**
- * Index a BEIR dataset into a throw-away KB (temp data dir) through the real ingestion path, then score
- * each mode on the test queries. Documents are stored whole by default (BEIR judges documents).
+ * Index a BEIR dataset into a throw-away KB (temp data dir), or several (`splitKbs`), through the real
+ * ingestion path, then score each mode on the test queries. Documents are stored whole by default (BEIR judges
+ * documents).
  */
 export async function runEval(options: EvalOptions): Promise<EvalReport[]> {
   const ds = await loadBeir(options.dataset);
+  const split = Math.max(1, Math.floor(options.splitKbs ?? 1));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-eval-'));
   const core = await Core.open({
     dataDir,
@@ -49,23 +78,28 @@ export async function runEval(options: EvalOptions): Promise<EvalReport[]> {
     ...(options.models ? { models: options.models } : {}),
   });
   try {
-    await core.client.createKb({ kb_id: 'eval', embedding_model: options.model, chunking: options.chunking ?? { strategy: 'whole' } });
-    const batch = 500;
-    for (let i = 0; i < ds.corpus.length; i += batch) {
-      const docs = ds.corpus.slice(i, i + batch).map((d) => ({
+    const ids = split === 1 ? ['eval'] : Array.from({ length: split }, (_, k) => `eval-${k + 1}`);
+    const parts: EvalDoc[][] = ids.map(() => []);
+    ds.corpus.forEach((d, i) =>
+      parts[i % split]!.push({
         doc_id: String(d._id),
         title: d.title ?? '',
         content: d.text || d.title || '-',
         ...(options.chunking ? { chunking: options.chunking } : {}),
-      }));
-      await core.client.addDocumentsBatch({ kb_id: 'eval', documents: docs });
-      options.onProgress?.('index', Math.min(i + batch, ds.corpus.length), ds.corpus.length);
+      }),
+    );
+    const ingest = options.ingest ?? inBatches;
+    let done = 0;
+    for (const [k, kbId] of ids.entries()) {
+      await core.client.createKb({ kb_id: kbId, embedding_model: options.model, chunking: options.chunking ?? { strategy: 'whole' } });
+      await ingest(core, kbId, parts[k]!);
+      options.onProgress?.('index', (done += parts[k]!.length), ds.corpus.length);
     }
-    await core.ctx.store.writes.idle();
-    await maintainIndexes(core.ctx, 'eval', true);
-    const kb = core.ctx.store.registry.get('eval');
+    const kbs = ids.map((id) => core.ctx.store.registry.get(id));
     const queries = [...ds.qrels].map(([qid, relevant]) => ({ query: ds.queries.get(qid)!, relevant }));
-    return await scoreModes(core.ctx, kb, queries, { ...options, dataset: ds.name });
+    const dataset = split === 1 ? ds.name : `${ds.name} (${split} KBs)`;
+    const reports = await scoreModes(core.ctx, kbs, queries, { ...options, dataset });
+    return split === 1 ? reports : reports.map((r) => ({ ...r, kbs: split }));
   } finally {
     await core.close();
     fs.rmSync(dataDir, { recursive: true, force: true });

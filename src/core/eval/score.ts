@@ -1,6 +1,6 @@
 import type { Kb, SearchMode } from '../../shared/contract/index.js';
 import type { FusionMethod } from '../search/fusion.js';
-import { rankKb } from '../search/search-service.js';
+import { rankKbs } from '../search/search-service.js';
 import type { CoreContext } from '../services/context.js';
 import { analyzeForIndex } from '../text/analyzer.js';
 import { mrrAt, ndcgAt, recallAt } from './metrics.js';
@@ -14,10 +14,13 @@ export interface JudgedQuery {
   relevant: Map<string, number>;
 }
 
-/** Score each mode on judged queries against one KB as it is: nDCG@10, Recall@100, MRR@10 over doc_ids. */
+/**
+ * Score each mode on judged queries against one KB as it is, or several searched together (one ranking, as
+ * search_all_accessible_kbs ranks them): nDCG@10, Recall@100, MRR@10 over doc_ids.
+ */
 export async function scoreModes(
   ctx: CoreContext,
-  kb: Kb,
+  kb: Kb | Kb[],
   queries: JudgedQuery[],
   options: {
     dataset: string;
@@ -28,6 +31,7 @@ export async function scoreModes(
   },
 ): Promise<EvalReport[]> {
   const reports: EvalReport[] = [];
+  const targets = (Array.isArray(kb) ? kb : [kb]).map((k) => ({ kb: k }));
   for (const mode of options.modes) {
     let ndcg = 0;
     let recall = 0;
@@ -35,7 +39,7 @@ export async function scoreModes(
     let n = 0;
     let degraded: string | undefined;
     for (const { query, relevant: rel } of queries) {
-      const out = await rankKb(ctx, kb, query, analyzeForIndex(query), mode, undefined, 100, options.fusion ?? 'adaptive');
+      const out = await rankKbs(ctx, targets, query, analyzeForIndex(query), mode, 100, options.fusion ?? 'adaptive');
       degraded ??= out.degraded;
       const ranked: string[] = [];
       for (const h of out.refs) if (!ranked.includes(h.doc_id)) ranked.push(h.doc_id);
