@@ -50,4 +50,10 @@ describe('HTTP RagClient', () => {
     });
     await expect(down.listKbs({})).rejects.toMatchObject({ code: 'internal', message: /cannot reach/ });
   });
+
+  it('takes a 200 answer as the result even when it has a field named error (a model change carries one)', async () => {
+    const status = { kb_id: 'k', change: null, error: 'the last change failed' };
+    const client = createHttpClient({ getToken: () => 't', fetchImpl: fakeFetch(200, status) as unknown as typeof fetch });
+    expect(await client.modelChangeStatus({ kb_id: 'k' })).toEqual(status);
+  });
 });

@@ -35,8 +35,9 @@ export function createHttpClient(options: HttpClientOptions): RagClient {
       body = undefined;
     }
     if (res.status === 401) options.onUnauthorized?.();
-    const envelope = body && typeof body === 'object' && 'error' in body ? (body as { error: unknown }).error : undefined;
-    if (!res.ok || envelope !== undefined) {
+    // Success is the HTTP status: some results carry a field named `error` of their own (a model change's last error).
+    if (!res.ok) {
+      const envelope = body && typeof body === 'object' && 'error' in body ? (body as { error: unknown }).error : undefined;
       const fallback =
         res.status === 401 || res.status === 403 ? 'permission_denied' : res.status === 404 ? 'invalid_parameter' : 'internal';
       throw errorFromEnvelope(envelope ?? `HTTP ${res.status} ${res.statusText}`, fallback);
