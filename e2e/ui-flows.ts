@@ -84,7 +84,8 @@ export async function dropAndPreview(page: Page, shot: Shot = noShot, L: Lang = 
   const count = page.getByTestId('preview-count');
   const chunking = page.getByTestId('preview-chunking');
   await preview.getByText(L.t('preview.title', { file: 'sample.md' })).waitFor();
-  await preview.locator('[data-testid=preview-chunking][data-strategy=markdown]').waitFor();
+  // The first preview waits for the server's parse workers to start (slow on a busy 2-core machine).
+  await preview.locator('[data-testid=preview-chunking][data-strategy=markdown]').waitFor({ timeout: 90_000 });
   expect(await chunking.innerText()).toBe(`${L.t('chunking.shortMarkdown')} · 256/32`.toUpperCase());
   const before = Number(await count.getAttribute('data-count'));
   expect(before).toBeGreaterThan(1);

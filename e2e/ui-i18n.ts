@@ -82,10 +82,10 @@ export async function englishLeftBehind(page: Page, data: readonly string[]): Pr
     }
     return out;
   });
-  const allowed = new Set([...KEEP, ...data.flatMap((d) => d.split(/[^A-Za-z0-9_]+/))].map((w) => w.toLowerCase()));
+  const words = (text: string) => text.match(/[A-Za-z][A-Za-z0-9_]*/g) ?? [];
+  const allowed = new Set([...KEEP, ...data.flatMap(words)].map((w) => w.toLowerCase()));
   const left = new Set<string>();
   for (const text of texts)
-    for (const word of text.match(/[A-Za-z][A-Za-z0-9_]*/g) ?? [])
-      if (!allowed.has(word.toLowerCase())) left.add(`${word} (in "${text.slice(0, 60)}")`);
+    for (const word of words(text)) if (!allowed.has(word.toLowerCase())) left.add(`${word} (in "${text.slice(0, 60)}")`);
   return [...left];
 }

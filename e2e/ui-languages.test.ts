@@ -122,7 +122,7 @@ run.each(CASES)('web console in $code (Chromium started with --lang=$code)', ({ 
     served = await startServe(path.join(dir, 'data'));
     browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...chromiumLangArgs(code)], headless: true });
     page = await browser.newPage({ viewport: { width: 1360, height: 900 }, colorScheme: 'light' });
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(30_000);
     page.on('pageerror', (e) => pageErrors.push(e.message));
   }, 180_000);
 

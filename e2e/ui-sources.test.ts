@@ -63,7 +63,7 @@ run('folder sources and ingestion health in the web console', () => {
     const row = page.getByTestId('sources-table').locator('tbody tr');
     await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
     await expect
-      .poll(async () => (await row.innerText()).replace(/\s+/g, ' '), { timeout: 30_000 })
+      .poll(async () => (await row.innerText()).replace(/\s+/g, ' '), { timeout: 90_000 })
       .toMatch(/idle watching for changes .* 3 2 0 1/i);
     // The documents table follows the sync.
     await expect.poll(() => page.getByTestId('documents-table').locator('tbody tr').count(), { timeout: 15_000 }).toBe(2);

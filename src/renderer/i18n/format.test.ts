@@ -11,7 +11,8 @@ describe('formatters (Intl in the UI language)', () => {
     const zh = formatters('zh-CN');
     expect(plain(en.number(300000))).toBe('300,000');
     expect(plain(ru.number(300000))).toBe('300 000');
-    expect(plain(en.bytes(1536))).toBe('1.5 kB');
+    expect(plain(en.bytes(1536))).toBe('1.5kB');
+    expect(plain(en.bytes(253))).toBe('253B');
     expect(plain(ru.bytes(1536))).toBe('1,5 кБ');
     expect(plain(ru.bytes(12.3 * 1024 * 1024))).toBe('12,3 МБ');
     expect(plain(zh.bytes(200))).toMatch(/^200 ?B$/);

@@ -10,7 +10,7 @@ export interface Formatters {
   /** Date and time, or an em dash when there is none. */
   date(iso: string | null | undefined): string;
   time(iso: string): string;
-  /** File sizes: 512 B, 1.5 kB, 12.3 MB (1 kB = 1024 B, as file managers show them). */
+  /** File sizes, one style for every unit: 512B, 1.5kB, 12.3MB in English (1 kB = 1024 B, as file managers count). */
   bytes(n: number): string;
   milliseconds(ms: number): string;
   /** A rough duration for "time left": seconds under two minutes, minutes above. */
@@ -32,9 +32,9 @@ export function formatters(language: UiLanguage): Formatters {
   const dateTime = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
   const timeOnly = new Intl.DateTimeFormat(language, { timeStyle: 'medium' });
   const byte = unit(language, 'byte', 'narrow');
-  const kilobyte = unit(language, 'kilobyte', 'short', 1);
-  const megabyte = unit(language, 'megabyte', 'short', 1);
-  const gigabyte = unit(language, 'gigabyte', 'short', 1);
+  const kilobyte = unit(language, 'kilobyte', 'narrow', 1);
+  const megabyte = unit(language, 'megabyte', 'narrow', 1);
+  const gigabyte = unit(language, 'gigabyte', 'narrow', 1);
   const ms = unit(language, 'millisecond', 'short');
   const seconds = unit(language, 'second', 'long');
   const minutes = unit(language, 'minute', 'long');

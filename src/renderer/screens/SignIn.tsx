@@ -39,12 +39,9 @@ export function SignIn({ notice, onSignedIn }: { notice: 'rejected' | null; onSi
       <Paper withBorder shadow="sm" p="xl" w={460} component="main">
         <form onSubmit={submit} aria-labelledby="signin-title">
           <Stack>
-            <Group justify="space-between" align="flex-start" wrap="nowrap">
-              <Title order={1} size="h2" id="signin-title">
-                {t('signIn.title')}
-              </Title>
-              <LanguageSelect size="xs" w={150} />
-            </Group>
+            <Title order={1} size="h2" id="signin-title">
+              {t('signIn.title')}
+            </Title>
             <Text size="sm" c="dimmed">
               <Trans i18nKey="signIn.intro" components={{ code: <Code /> }} />
             </Text>
@@ -69,6 +66,9 @@ export function SignIn({ notice, onSignedIn }: { notice: 'rejected' | null; onSi
             <Text size="xs" c="dimmed">
               <Trans i18nKey="signIn.lost" components={{ code: <Code /> }} />
             </Text>
+            <Group justify="flex-end">
+              <LanguageSelect size="xs" w={240} />
+            </Group>
           </Stack>
         </form>
       </Paper>
