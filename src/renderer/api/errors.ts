@@ -49,7 +49,15 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const baseName = (p: string) => p.split(/[\\/]/).pop() || p;
 
-function sentence(code: string, details: Record<string, unknown>, ctx: ErrorContext, t: T, f: Formatters): string {
+/**
+ * The transports' own failure to get an answer (no server, no main process): `details.reason: 'unreachable'`, or the
+ * sentences the HTTP and IPC clients of this renderer throw today.
+ */
+function unreachable(details: Record<string, unknown>, message: string): boolean {
+  return details.reason === 'unreachable' || /^(cannot reach the ragdesk server|the desktop app did not answer)\b/.test(message);
+}
+
+function sentence(code: string, details: Record<string, unknown>, message: string, ctx: ErrorContext, t: T, f: Formatters): string {
   const file = str(details.file) ?? str(details.filename) ?? ctx.file;
   const name = file ? baseName(file) : undefined;
   const kb = str(details.kb_id);
@@ -87,12 +95,12 @@ function sentence(code: string, details: Record<string, unknown>, ctx: ErrorCont
     case 'busy':
       return t('errors.busy');
     default:
-      return t('errors.internal');
+      return unreachable(details, message) ? t('errors.unreachable') : t('errors.internal');
   }
 }
 
 /** A localised sentence for an error's stable code, keeping the server's facts as parameters and its message as detail. */
 export function localizeError(err: unknown, t: T, f: Formatters, ctx: ErrorContext = {}): LocalizedError {
   const e = describeError(err);
-  return { code: e.code, text: sentence(e.code, e.details ?? {}, ctx, t, f), detail: e.message };
+  return { code: e.code, text: sentence(e.code, e.details ?? {}, e.message, ctx, t, f), detail: e.message };
 }

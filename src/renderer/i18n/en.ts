@@ -78,6 +78,7 @@ export const en = {
     model_unavailable: 'The embedding model is not available right now (missing, loading or failed). Full-text search still works.',
     busy: 'ragdesk is busy with this right now. Try again in a moment.',
     internal: 'Something went wrong inside ragdesk.',
+    unreachable: 'Cannot reach ragdesk: is the server (or the app) still running?',
   },
   language: {
     label: 'Language',

@@ -71,6 +71,7 @@ export const zhCN = {
     model_unavailable: '嵌入模型暂不可用（未下载、正在加载或加载失败）。全文搜索仍可使用。',
     busy: 'ragdesk 正忙于此操作，请稍后再试。',
     internal: 'ragdesk 内部出错。',
+    unreachable: '无法连接 ragdesk：服务器（或应用）是否仍在运行？',
   },
   language: {
     label: '语言',
