@@ -15,6 +15,8 @@ import { KeyedMutex } from '../util/keyed-mutex.js';
 
 /** How long a replaced snapshot stays open for the searches still reading it. */
 const SNAPSHOT_GRACE_MS = 60_000;
+/** Versions this much older than the oldest open snapshot are kept too when upkeep prunes (see optimize). */
+const PRUNE_MARGIN_MS = 30_000;
 
 export { chunkTableName, physicalChunkTable, type ChunkRef, type ChunkRow, type StoredChunk } from './chunk-rows.js';
 
@@ -367,12 +369,17 @@ export class ChunkTable {
    * index covers every row. O(table): run by upkeep in the background (services/indexing.ts), under the write lock.
    */
   async optimize(): Promise<void> {
-    // Searches meanwhile read the last version before upkeep; versions older than it are pruned.
+    // Searches meanwhile read the last version before upkeep (`before`).
     const before = await this.snapshot();
     this.optimizing = true;
     try {
-      const stamp = (await this.table.listVersions()).find((v) => v.version === before.version)?.timestamp;
-      await this.table.optimize({ cleanupOlderThan: new Date((stamp?.getTime() ?? Date.now() - 60_000) - 1) });
+      // Compaction and index upkeep first, pruning nothing: LanceDB takes cleanupOlderThan as an age and measures
+      // it from the end of compaction, so one call would prune versions open snapshots are still reading.
+      await this.table.optimize({ cleanupOlderThan: new Date(0) });
+      // Then versions older than every open snapshot go (with a margin for the clock that call runs on).
+      const oldest = Math.min(before.version, ...[...this.retired].map((s) => s.version));
+      const stamp = (await this.table.listVersions()).find((v) => v.version === oldest)?.timestamp;
+      await this.table.optimize({ cleanupOlderThan: new Date((stamp?.getTime() ?? Date.now()) - PRUNE_MARGIN_MS) });
       if (this.lexical.indexed) await this.commit(() => this.lexical.reindexed(this.table));
     } finally {
       this.optimizing = false;
