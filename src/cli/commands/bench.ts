@@ -9,7 +9,7 @@ import { benchSources } from '../bench/sources-bench.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { globals } from './common.js';
 
-const PARTS = ['ingest', 'search', 'ann', 'sources', 'mcp', 'ui', 'hostile', 'ocr'] as const;
+const PARTS = ['ingest', 'search', 'ann', 'sources', 'writes', 'mcp', 'ui', 'hostile', 'ocr'] as const;
 type Part = (typeof PARTS)[number];
 
 /** Project root: the folder holding package.json above this module (src/cli/commands or out/main/chunks). */
@@ -50,6 +50,11 @@ export function registerBench(program: Command): void {
         if (parts.includes('sources')) {
           log('folder sources: no-op sync, one changed file…');
           report.sources = await benchSources(work);
+        }
+        if (parts.includes('writes')) {
+          log('writes on SciFact: one add_document per document vs bulk, per-write cost, split over two KBs…');
+          const { benchWrites } = await import('../bench/writes-bench.js');
+          report.writes = await benchWrites(root, work, log);
         }
         if (parts.includes('mcp')) {
           log('MCP: stdio start, per-call overhead, HTTP throughput…');
@@ -109,6 +114,7 @@ export function registerBench(program: Command): void {
       for (const [part, title] of [
         ['ann', 'ANN vs exact on real embeddings'],
         ['sources', 'Folder sources'],
+        ['writes', 'Writes (read-your-writes, per-write cost, split KBs)'],
         ['mcp', 'MCP'],
         ['ui', 'Web console'],
         ['hostile', 'Hostile files (ragdesk add)'],

@@ -28,6 +28,8 @@ export interface EvalOptions {
    * one add_document call per document and leaves the index as the writes left it (read-your-writes).
    */
   ingest?: (core: Core, kbId: string, docs: EvalDoc[]) => Promise<void>;
+  /** Called after scoring, before the throw-away data dir goes (the bench measures write costs there). */
+  after?: (core: Core, kbIds: string[]) => Promise<void>;
 }
 
 /** One corpus document as the evaluation writes it. */
@@ -99,6 +101,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport[]> {
     const queries = [...ds.qrels].map(([qid, relevant]) => ({ query: ds.queries.get(qid)!, relevant }));
     const dataset = split === 1 ? ds.name : `${ds.name} (${split} KBs)`;
     const reports = await scoreModes(core.ctx, kbs, queries, { ...options, dataset });
+    await options.after?.(core, ids);
     return split === 1 ? reports : reports.map((r) => ({ ...r, kbs: split }));
   } finally {
     await core.close();

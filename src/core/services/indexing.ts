@@ -24,6 +24,12 @@ interface Slot {
 }
 
 const pending = new WeakMap<CoreContext, Map<string, Slot>>();
+const history = new WeakMap<CoreContext, Array<{ kb_id: string; rows: number; ms: number }>>();
+
+/** Upkeep runs so far in this process (the bench reports their cost), newest last; the last 1000 are kept. */
+export function upkeepRuns(ctx: CoreContext): ReadonlyArray<{ kb_id: string; rows: number; ms: number }> {
+  return history.get(ctx) ?? [];
+}
 
 function slot(ctx: CoreContext, kbId: string): Slot {
   let map = pending.get(ctx);
@@ -77,12 +83,19 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
     const rows = await table.count();
     if (rows === 0) return;
     const t0 = performance.now();
+    const work = !table.ftsIndexReady || force || table.needsUpkeep;
     if (!table.ftsIndexReady) await table.ensureFtsIndex();
     else if (force || table.needsUpkeep) await crashDuring('upkeep', table.optimize());
     if (table.dim > 0 && !table.vectorIndexReady && rows >= ANN_MIN_ROWS) {
       const withVectors = await table.count('vector IS NOT NULL');
       if (withVectors >= ANN_MIN_ROWS) await table.buildVectorIndex(withVectors);
     }
-    slot(ctx, kbId).lastMs = performance.now() - t0;
+    if (!work) return;
+    const ms = performance.now() - t0;
+    slot(ctx, kbId).lastMs = ms;
+    let runs = history.get(ctx);
+    if (!runs) history.set(ctx, (runs = []));
+    runs.push({ kb_id: kbId, rows, ms });
+    if (runs.length > 1000) runs.shift();
   });
 }
