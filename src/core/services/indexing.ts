@@ -90,6 +90,8 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
       const withVectors = await table.count('vector IS NOT NULL');
       if (withVectors >= ANN_MIN_ROWS) await table.buildVectorIndex(withVectors);
     }
+    // The documents table (one fragment per document write) is compacted along, when enough fragments wait.
+    await ctx.store.docs.compactIfFragmented();
     if (!work) return;
     const ms = performance.now() - t0;
     slot(ctx, kbId).lastMs = ms;

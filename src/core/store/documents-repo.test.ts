@@ -46,3 +46,32 @@ describe('documents table: the recorded file path', () => {
     expect(await again.filePath('k', 'a')).toBe('/home/ann/a.md');
   });
 });
+
+describe('documents table: compaction of one-document writes', () => {
+  it('folds the fragments of single writes together, while writes of two KBs go on, and loses none', async () => {
+    const db = await lancedb.connect(tempDir());
+    const repo = await DocumentsRepo.open(db);
+    const table = await db.openTable(DOCUMENTS_TABLE);
+    for (let i = 0; i < 40; i++) await repo.upsert([row(`d${i}`, null)], i % 2 === 0);
+    await table.checkoutLatest();
+    expect((await table.stats()).fragmentStats.numFragments).toBeGreaterThanOrEqual(32);
+    // Writes of another KB and deletes run while compaction does: commits are taken one at a time.
+    const other = (i: number): DocumentRow => ({ ...row(`o${i}`, null), kb_id: 'other' });
+    const [compacted] = await Promise.all([
+      repo.compactIfFragmented(),
+      (async () => {
+        for (let i = 0; i < 10; i++) await repo.upsert([other(i)]);
+      })(),
+      repo.delete('k', 'd3'),
+    ]);
+    expect(compacted).toBe(true);
+    await table.checkoutLatest();
+    expect((await table.stats()).fragmentStats.numFragments).toBeLessThan(16);
+    expect(await repo.count('k')).toBe(39);
+    expect(await repo.count('other')).toBe(10);
+    expect(await repo.summary('k', 'd3')).toBeUndefined();
+    expect((await repo.summary('k', 'd39'))?.doc_id).toBe('d39');
+    // Few small fragments: nothing to do.
+    expect(await repo.compactIfFragmented()).toBe(false);
+  });
+});

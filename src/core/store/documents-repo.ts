@@ -3,6 +3,7 @@ import type { ChunkingConfig, DocumentFull, DocumentSummary, Metadata } from '..
 import { buildArrowTable } from './arrow-build.js';
 import { documentsSchema } from './arrow-schemas.js';
 import { sqlString } from './sql.js';
+import { KeyedMutex } from '../util/keyed-mutex.js';
 
 export const DOCUMENTS_TABLE = 'documents';
 
@@ -65,9 +66,23 @@ function toSummary(r: Raw): DocumentSummary & { version: string } {
 const byKb = (kbId: string) => `kb_id = ${sqlString(kbId)}`;
 const byDoc = (kbId: string, docId: string) => `${byKb(kbId)} AND doc_id = ${sqlString(docId)}`;
 
-/** The `documents` table shared by all KBs. */
+/** Compaction runs once this many small fragments wait (each document write appends one). */
+const COMPACT_AFTER_FRAGMENTS = 32;
+/** Versions younger than this are kept when compaction prunes (a read that started on one finishes first). */
+const KEEP_VERSIONS_MS = 10 * 60_000;
+
+/**
+ * The `documents` table shared by all KBs. Its commits (from every KB's writes and from compaction) run one at a
+ * time, so compaction never races a write of another KB.
+ */
 export class DocumentsRepo {
+  private readonly commits = new KeyedMutex();
+
   private constructor(private readonly table: Table) {}
+
+  private commit<T>(work: () => Promise<T>): Promise<T> {
+    return this.commits.run('commit', work);
+  }
 
   static async open(db: Connection): Promise<DocumentsRepo> {
     const names = await db.tableNames();
@@ -156,23 +171,24 @@ export class DocumentsRepo {
       documentsSchema(),
       rows.map((r) => ({ ...r, metadata: JSON.stringify(r.metadata), chunking: JSON.stringify(r.chunking) })),
     );
-    if (allNew) await this.table.add(data);
-    else await this.table.mergeInsert(['kb_id', 'doc_id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+    await this.commit(async () => {
+      if (allNew) await this.table.add(data);
+      else await this.table.mergeInsert(['kb_id', 'doc_id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+    });
   }
 
   async delete(kbId: string, docId: string): Promise<void> {
-    await this.table.delete(byDoc(kbId, docId));
+    await this.commit(() => this.table.delete(byDoc(kbId, docId)));
   }
 
   /** Delete many documents of a KB in one commit per 500. */
   async deleteMany(kbId: string, docIds: string[]): Promise<void> {
     for (let i = 0; i < docIds.length; i += 500) {
-      await this.table.delete(
-        `${byKb(kbId)} AND doc_id IN (${docIds
-          .slice(i, i + 500)
-          .map(sqlString)
-          .join(', ')})`,
-      );
+      const ids = docIds
+        .slice(i, i + 500)
+        .map(sqlString)
+        .join(', ');
+      await this.commit(() => this.table.delete(`${byKb(kbId)} AND doc_id IN (${ids})`));
     }
   }
 
@@ -183,7 +199,7 @@ export class DocumentsRepo {
   }
 
   async deleteKb(kbId: string): Promise<void> {
-    await this.table.delete(byKb(kbId));
+    await this.commit(() => this.table.delete(byKb(kbId)));
   }
 
   /** doc_id → version of every document in a KB (for crash repair). */
@@ -199,7 +215,16 @@ export class DocumentsRepo {
     return last;
   }
 
-  async optimize(): Promise<void> {
-    await this.table.optimize();
+  /**
+   * Compact the table once enough small fragments wait: every document write appends a fragment, and lookups
+   * (the existence check of each add, merge-inserts) read every fragment, so without this an owner that takes
+   * one document at a time for days gets slower with each write. Old versions go after KEEP_VERSIONS_MS.
+   * Returns whether it compacted.
+   */
+  async compactIfFragmented(force = false): Promise<boolean> {
+    const { fragmentStats } = await this.table.stats();
+    if (!force && fragmentStats.numSmallFragments < COMPACT_AFTER_FRAGMENTS) return false;
+    await this.commit(() => this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }));
+    return true;
   }
 }
