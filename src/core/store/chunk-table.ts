@@ -5,6 +5,7 @@ import type { MetadataFieldType } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { buildArrowTable } from './arrow-build.js';
 import { chunksSchema, metadataArrowType, metadataNullSql } from './arrow-schemas.js';
+import { annPartitions } from './ann-params.js';
 import { indexLength } from './bm25.js';
 import { plain, READ_COLUMNS, toStored, type ChunkRef, type ChunkRow, type Raw, type StoredChunk } from './chunk-rows.js';
 import { metadataColumn } from './filters.js';
@@ -354,7 +355,7 @@ export class ChunkTable {
    * size where exact search misses the latency target; the caller decides (see ANN_MIN_ROWS in indexing.ts).
    */
   async buildVectorIndex(rows: number): Promise<void> {
-    const numPartitions = Math.max(1, Math.round(Math.sqrt(rows) / 2));
+    const numPartitions = annPartitions(rows);
     await this.commit(() =>
       this.table.createIndex('vector', {
         config: Index.hnswSq({ distanceType: 'cosine', numPartitions }),

@@ -1,4 +1,5 @@
 import type { Table } from '@lancedb/lancedb';
+import { annQuery } from './ann-params.js';
 import { READ_COLUMNS, REF_COLUMNS, toRef, toStored, type ChunkRef, type Raw, type StoredChunk } from './chunk-rows.js';
 import type { LexicalIndex, LexicalPart, LexicalView } from './lexical-index.js';
 import { sqlString } from './sql.js';
@@ -35,14 +36,12 @@ export class TableSnapshot {
       .select([...REF_COLUMNS, '_distance'])
       .withRowId()
       .limit(limit);
-    // Measured (npm run bench): nprobes 32, ef 64 and refine 4 give recall@10 ≈ 0.96 against exact search on
-    // real embeddings; deep candidate lists for fusion (50-100) use a cheaper refine, as their tail matters less.
+    // Search effort: see ann-params.ts (measured by `npm run bench`, parts ann and scale).
     if (options.exact) q = q.bypassVectorIndex();
-    else if (this.vectorIndex)
-      q = q
-        .nprobes(32)
-        .ef(Math.max(64, limit * 2))
-        .refineFactor(limit <= 20 ? 4 : 2);
+    else if (this.vectorIndex) {
+      const p = annQuery(limit);
+      q = q.nprobes(p.nprobes).ef(p.ef).refineFactor(p.refineFactor);
+    }
     if (where) q = q.where(where);
     return ((await q.toArray()) as Raw[]).map((r) => toRef(r, 1 - Number(r._distance)));
   }
