@@ -20,7 +20,7 @@ import * as docs from '../services/document-service.js';
 import { documentFile } from '../services/document-file.js';
 import * as kbs from '../services/kb-service.js';
 import { cancelModelChange, changeKbModel, modelChangeStatus } from '../services/model-change.js';
-import { kbForKey, sourceForKey } from '../services/key-view.js';
+import { healthForKey, jobForKey, kbForKey, sourceForKey } from '../services/key-view.js';
 import { importModel } from '../services/model-import.js';
 import { downloadOcrLanguages, importOcrLanguages, ocrLanguages } from '../services/ocr-languages.js';
 import { preview } from '../services/preview-service.js';
@@ -113,9 +113,17 @@ export function coreHandlers({ ctx, jobs, health, sources }: CoreParts): Handler
     syncSource: (i) => sources.syncOp(i),
     pauseSource: (i) => sources.setPaused(i.source_id, true),
     resumeSource: (i) => sources.setPaused(i.source_id, false),
-    listJobs: async (i, scope) => jobs.list(i, readableKbs(scope)),
+    listJobs: async (i, scope) => {
+      const list = await jobs.list(i, readableKbs(scope));
+      return scope.owner ? list : { ...list, jobs: list.jobs.map(jobForKey) };
+    },
     cancelJob: (i) => jobs.cancel(i.job_id),
-    healthReport: (i) => healthReport(ctx, health, i),
+    healthReport: async (i, scope) => {
+      const report = await healthReport(ctx, health, i);
+      if (scope.owner) return report;
+      // Folders of this machine a message may name: the data dir (models live in it) and the KB's source folders.
+      return healthForKey(report, [ctx.options.dataDir, ...sources.list(i.kb_id).map((s) => s.path)]);
+    },
     pauseIndexing: async (i) => {
       ctx.pause.setPaused(i.paused);
       return { paused: ctx.pause.isPaused, active: ctx.pause.active };

@@ -5,7 +5,8 @@ import type { CallerScope } from '../auth/scope.js';
 import type { Core } from '../core.js';
 import type { InternalErrorEntry } from '../dispatch/internal-errors.js';
 import { errorCode, fixtureModels, openTestCore, tempDir } from '../test-support.js';
-import { modelNameForKey } from './key-view.js';
+import type { Job } from '../../shared/contract/index.js';
+import { jobForKey, modelNameForKey, textForKey } from './key-view.js';
 
 /** What a key learns about this machine: KB and model names, never endpoint URLs, folders or internal errors. */
 
@@ -62,6 +63,54 @@ describe('a key sees model names, not where models live', () => {
     expect(modelNameForKey('C:\\Users\\ann\\models\\e5-small\\')).toBe('e5-small');
     expect(modelNameForKey('multilingual')).toBe('multilingual');
     expect(modelNameForKey('Xenova/multilingual-e5-small')).toBe('Xenova/multilingual-e5-small');
+  });
+});
+
+describe('a key reads jobs and messages without folders', () => {
+  const job = (current: string | null, ocr?: string, error: string | null = null): Job => ({
+    job_id: 'j1',
+    kind: 'files',
+    kb_id: 'local',
+    source_id: null,
+    state: error ? 'failed' : 'running',
+    created_at: '2026-12-01T00:00:00.000Z',
+    updated_at: '2026-12-01T00:00:00.000Z',
+    finished_at: null,
+    resumed: 0,
+    progress: {
+      files_total: 3,
+      files_done: 1,
+      files_failed: 0,
+      chunks: 4,
+      bytes_total: 10,
+      bytes_done: 5,
+      elapsed_ms: 10,
+      eta_ms: null,
+      current,
+      ...(ocr ? { current_ocr: { file: ocr, done: 1, total: 4 } } : {}),
+    },
+    error,
+  });
+
+  it('the file a job reads: by name when added from anywhere, by its path in the source folder when synced; no error text', () => {
+    const seen = jobForKey(job('/home/ann/private/scan.pdf', 'C:\\Users\\ann\\scans\\page.tiff', 'EACCES: open /home/ann/private'));
+    expect(seen.progress.current).toBe('scan.pdf');
+    expect(seen.progress.current_ocr?.file).toBe('page.tiff');
+    expect(seen.error).not.toContain('/home/ann');
+    expect(jobForKey(job('policies/returns.md')).progress.current).toBe('policies/returns.md');
+    expect(jobForKey(job(null)).progress).not.toHaveProperty('current_ocr');
+  });
+
+  it('messages lose the folders of this machine, known roots first, and keep URLs and relative paths', () => {
+    const roots = ['/home/ann/My Docs/handbook', '/home/ann/.config/ragdesk'];
+    expect(textForKey('"/home/ann/My Docs/handbook/policies/a b.pdf" is refused', roots)).toBe('"policies/a b.pdf" is refused');
+    expect(textForKey('cannot open /home/ann/.config/ragdesk/models/x/model.onnx', roots)).toBe('cannot open models/x/model.onnx');
+    expect(textForKey('/srv/other/file.txt is 9 bytes; C:\\Users\\ann\\b.pdf and \\\\server\\share\\c.docx', [])).toBe(
+      'file.txt is 9 bytes; b.pdf and c.docx',
+    );
+    expect(textForKey('see https://example.org/docs/page and policies/returns.md', [])).toBe(
+      'see https://example.org/docs/page and policies/returns.md',
+    );
   });
 });
 
