@@ -92,4 +92,40 @@ describe('ragdesk sources / health / jobs', () => {
     expect(bad.code).toBe(2);
     expect(json<{ error: { code: string } }>(bad).error.code).toBe('invalid_parameter');
   });
+
+  it('symbolic links are left out of a folder unless it is added with --follow-links', async () => {
+    const outside = tempDir('ragdesk-sources-cli-outside-');
+    fs.writeFileSync(path.join(outside, 'credentials.txt'), 'aws_secret_access_key = forklift-harbour-secret');
+    const made: string[] = [outside];
+    const linkedFolder = (name: string) => {
+      const dir = tempDir(`ragdesk-sources-cli-${name}-`);
+      made.push(dir);
+      fs.writeFileSync(path.join(dir, 'inside.txt'), 'A note that really lives in the folder.');
+      fs.symlinkSync(path.join(outside, 'credentials.txt'), path.join(dir, 'credentials.txt'));
+      return dir;
+    };
+    try {
+      type Added = { follow_links: boolean; counts: { files: number; indexed: number } };
+      const plain = json<Added>(await cli('sources', 'add', 'handbook', linkedFolder('plain'), '--id', 'plain', '--json'));
+      expect(plain).toMatchObject({ follow_links: false, counts: { files: 1, indexed: 1 } });
+      const followed = await cli('sources', 'add', 'handbook', linkedFolder('followed'), '--id', 'followed', '--follow-links');
+      expect(followed.code, followed.stderr).toBe(0);
+      expect(followed.stdout).toContain('(following symbolic links)');
+      const list = json<Array<Added & { source_id: string }>>(await cli('sources', 'list', '--json'));
+      expect(list.map((s) => [s.source_id, s.follow_links, s.counts.files])).toEqual([
+        ['plain', false, 1],
+        ['followed', true, 2],
+      ]);
+      const table = (await cli('sources', 'list')).stdout.split('\n');
+      expect(table.find((l) => l.startsWith('plain '))).toMatch(/\sleft out$/);
+      expect(table.find((l) => l.startsWith('followed '))).toMatch(/\sfollowed$/);
+      const found = json<{ hits: Array<{ doc_id: string }> }>(
+        await cli('search', 'forklift-harbour-secret', '--kb', 'handbook', '--mode', 'fts', '--json'),
+      );
+      expect(found.hits.map((h) => h.doc_id)).toEqual(['followed/credentials.txt']);
+    } finally {
+      for (const id of ['plain', 'followed']) await cli('sources', 'rm', id);
+      for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -72,6 +72,7 @@ function sourceRows(sources: Source[]) {
     skipped: s.counts.skipped,
     last_sync: s.last_sync_at ?? 'never',
     state: s.last_error && s.state === 'error' ? `error: ${s.last_error}` : s.state,
+    links: s.follow_links ? 'followed' : 'left out',
   }));
 }
 
@@ -97,12 +98,16 @@ export function registerSources(program: Command): void {
     .option('--include <glob>', 'only files matching this glob, e.g. "*.md" (repeatable)', collect)
     .option('--exclude <glob>', 'leave out files or folders matching this glob, e.g. "drafts" (repeatable)', collect)
     .option('--no-recursive', 'only the files directly in the folder')
+    .option(
+      '--follow-links',
+      'follow symbolic links to files and folders wherever they point (default: links are left out, so every file indexed is really inside the folder; only for folders you trust)',
+    )
     .option('--id <source_id>', 'source id (default: from the folder name)')
     .action(
       async (
         kbId: string,
         folder: string,
-        o: { include?: string[]; exclude?: string[]; recursive: boolean; id?: string },
+        o: { include?: string[]; exclude?: string[]; recursive: boolean; followLinks?: boolean; id?: string },
         cmd: Command,
       ) => {
         const g = globals(cmd);
@@ -121,6 +126,7 @@ export function registerSources(program: Command): void {
               include: o.include ?? [],
               exclude: o.exclude ?? [],
               recursive: o.recursive,
+              follow_links: Boolean(o.followLinks),
               sync: true,
               ...(o.id ? { source_id: o.id } : {}),
             }),
@@ -130,7 +136,9 @@ export function registerSources(program: Command): void {
           const summary = source.last_sync;
           if (g.json) printJson({ ...source, summary });
           else {
-            printLine(`added source ${source.source_id}: ${source.path} → ${kbId}`);
+            printLine(
+              `added source ${source.source_id}: ${source.path} → ${kbId}${source.follow_links ? ' (following symbolic links)' : ''}`,
+            );
             printLine(summaryLine(summary));
             if (summary.failed) printLine(`see why: ragdesk health --kb ${kbId}`);
           }
@@ -149,7 +157,18 @@ export function registerSources(program: Command): void {
         const list = await client.listSources(o.kb ? { kb_id: o.kb } : {});
         if (g.json) return printJson(list);
         if (list.length === 0) return printLine('no folder sources yet: ragdesk sources add <kb_id> <folder>');
-        printTable(sourceRows(list), ['source_id', 'kb_id', 'path', 'state', 'files', 'indexed', 'skipped', 'failed', 'last_sync']);
+        printTable(sourceRows(list), [
+          'source_id',
+          'kb_id',
+          'path',
+          'state',
+          'files',
+          'indexed',
+          'skipped',
+          'failed',
+          'last_sync',
+          'links',
+        ]);
       });
     });
 
