@@ -92,4 +92,30 @@ run('folder sources and ingestion health in the web console', () => {
     await page.getByText('No documents yet').waitFor({ timeout: 15_000 });
     expect(pageErrors).toEqual([]);
   });
+
+  it('follows symbolic links only when the folder is added with the switch on', async () => {
+    const outside = path.join(dir, 'outside');
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(outside, 'credentials.txt'), 'aws_secret_access_key = harbour-crane-secret');
+    const linked = path.join(dir, 'linked');
+    fs.mkdirSync(linked);
+    fs.writeFileSync(path.join(linked, 'inside.txt'), 'A note that really lives in the folder.');
+    fs.symlinkSync(path.join(outside, 'credentials.txt'), path.join(linked, 'credentials.txt'));
+    const toggle = page.getByRole('switch', { name: 'Follow links' });
+    expect(await toggle.isChecked()).toBe(false);
+    await toggle.click();
+    expect(await toggle.isChecked()).toBe(true);
+    await page.getByLabel('Folder path').fill(linked);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    const row = page.getByTestId('sources-table').locator('tbody tr');
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(async () => (await row.innerText()).replace(/\s+/g, ' '), { timeout: 90_000 })
+      .toMatch(/follows links idle .* 2 2 0 0/i);
+    // The form is back to the default for the next folder.
+    expect(await toggle.isChecked()).toBe(false);
+    const listed = (await (await api('listSources', { kb_id: 'docs' })).json()) as Array<{ follow_links: boolean }>;
+    expect(listed.map((s) => s.follow_links)).toEqual([true]);
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -85,6 +85,8 @@ export function SourcesPanel({ kbId, onChanged }: { kbId: string; onChanged: () 
   const [include, setInclude] = useState('');
   const [exclude, setExclude] = useState('');
   const [recursive, setRecursive] = useState(true);
+  // Off by default: links are left out, so every file indexed is really inside the folder.
+  const [followLinks, setFollowLinks] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [removing, setRemoving] = useState<Source | null>(null);
@@ -122,9 +124,11 @@ export function SourcesPanel({ kbId, onChanged }: { kbId: string; onChanged: () 
         include: splitGlobs(include),
         exclude: splitGlobs(exclude),
         recursive,
+        follow_links: followLinks,
         sync: false,
       });
       setFolder('');
+      setFollowLinks(false);
     });
 
   const list = sources.data ?? [];
@@ -162,6 +166,14 @@ export function SourcesPanel({ kbId, onChanged }: { kbId: string; onChanged: () 
             w={160}
           />
           <Switch label={t('sources.subfolders')} checked={recursive} onChange={(e) => setRecursive(e.currentTarget.checked)} mb={8} />
+          <Tooltip label={t('sources.followLinksHint')} multiline w={320} withArrow>
+            <Switch
+              label={t('sources.followLinks')}
+              checked={followLinks}
+              onChange={(e) => setFollowLinks(e.currentTarget.checked)}
+              mb={8}
+            />
+          </Tooltip>
           <Button leftSection={<IconPlus size={16} />} onClick={() => void add()} loading={busy === 'add'} disabled={!folder.trim()}>
             {t('sources.addFolder')}
           </Button>
@@ -196,6 +208,7 @@ export function SourcesPanel({ kbId, onChanged }: { kbId: string; onChanged: () 
                           {s.include.length ? ` · ${t('sources.only', { globs: s.include.join(', ') })}` : ''}
                           {s.exclude.length ? ` · ${t('sources.not', { globs: s.exclude.join(', ') })}` : ''}
                           {s.recursive ? '' : ` · ${t('sources.topOnly')}`}
+                          {s.follow_links ? ` · ${t('sources.linksFollowed')}` : ''}
                         </Text>
                       </Table.Td>
                       <Table.Td>

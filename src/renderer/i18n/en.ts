@@ -355,6 +355,9 @@ export const en = {
     exclude: 'Exclude',
     excludePlaceholder: 'drafts, *.tmp',
     subfolders: 'Subfolders',
+    followLinks: 'Follow links',
+    followLinksHint:
+      'Also index what symbolic links in the folder point to, wherever it is. Off: links are left out, so only files really inside the folder are indexed. Only for folders you trust.',
     addFolder: 'Add folder',
     error: 'Folder sources',
     colFolder: 'Folder',
@@ -368,6 +371,7 @@ export const en = {
     only: 'only {{globs}}',
     not: 'not {{globs}}',
     topOnly: 'top folder only',
+    linksFollowed: 'follows links',
     stateIdle: 'idle',
     stateSyncing: 'syncing',
     statePaused: 'paused',

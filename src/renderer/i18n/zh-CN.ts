@@ -344,6 +344,9 @@ export const zhCN = {
     exclude: '排除',
     excludePlaceholder: '草稿, *.tmp',
     subfolders: '包含子文件夹',
+    followLinks: '跟随符号链接',
+    followLinksHint:
+      '同时索引文件夹中符号链接所指向的内容，无论其位于何处。关闭时跳过链接，只索引真正位于该文件夹内的文件。仅用于你信任的文件夹。',
     addFolder: '添加文件夹',
     error: '文件夹来源',
     colFolder: '文件夹',
@@ -357,6 +360,7 @@ export const zhCN = {
     only: '仅 {{globs}}',
     not: '不含 {{globs}}',
     topOnly: '仅顶层文件夹',
+    linksFollowed: '跟随链接',
     stateIdle: '空闲',
     stateSyncing: '同步中',
     statePaused: '已暂停',
