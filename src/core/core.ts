@@ -142,6 +142,9 @@ export class Core {
     this.internalLog = log;
   }
 
+  /** Where internal errors go now: code outside the dispatcher (MCP tools, the HTTP server, the desktop) logs here. */
+  readonly logInternalError: InternalErrorLog = (entry) => this.internalLog(entry);
+
   /** A typed contract client limited to `scope` (the owner's is `client`). */
   clientFor(scope: CallerScope): RagClient {
     return scope.owner ? this.client : this.dispatcher.clientFor(scope);

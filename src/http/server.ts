@@ -6,7 +6,9 @@ import { keyStoreFor, type KeyStore } from '../core/auth/key-store.js';
 import type { Principal } from '../core/auth/scope.js';
 import { dataPaths } from '../core/config/data-dir.js';
 import type { Core } from '../core/core.js';
+import { concealInternal, loggerInternalLog } from '../core/dispatch/internal-errors.js';
 import { Metrics } from '../core/metrics/metrics.js';
+import { RagError } from '../shared/errors.js';
 import { RAGDESK_VERSION } from '../shared/version.js';
 import { handleApi } from './api-route.js';
 import {
@@ -87,10 +89,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const { core, logger } = options;
   const metrics = options.metrics ?? new Metrics(core.opMetrics);
   // Internal errors reach callers as a reference into this server's log.
-  if (logger)
-    core.setInternalErrorLog((e) =>
-      logger.error({ ref: e.ref, method: e.method, err: e.stack ?? e.message }, `internal error: ${e.message}`),
-    );
+  if (logger) core.setInternalErrorLog(loggerInternalLog(logger));
   const keys = options.keys ?? keyStoreFor(dataPaths(core.dataDir).keys);
   const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
   const inFlight = new InFlight(options.keyConcurrency ?? DEFAULT_KEY_CONCURRENCY);
@@ -217,8 +216,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       if (err instanceof HttpError) return refuse(req, res, err.status, err.code, err.message, err.headers);
-      logger?.error({ err, url: req.url }, 'http request failed');
-      if (!res.headersSent) sendError(res, 500, 'internal', 'internal error');
+      // Whatever escaped a route is logged where the engine logs internal errors, and answered with its reference.
+      const where = `${req.method ?? 'HTTP'} ${(req.url ?? '/').split(/[?#]/)[0]}`;
+      const env = concealInternal(
+        err instanceof RagError && err.code === 'internal' ? err : new RagError('internal', String(err), { cause: err }),
+        where,
+        core.logInternalError,
+      );
+      if (!res.headersSent) sendError(res, 500, 'internal', env.message);
       else res.end();
     });
   });

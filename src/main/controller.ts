@@ -4,9 +4,11 @@ import { pathToFileURL } from 'node:url';
 import { activityLogFor } from '../core/activity/activity-log.js';
 import { dataPaths, defaultDataDir, resolveDataDir } from '../core/config/data-dir.js';
 import { Core } from '../core/core.js';
+import type { RagLogger } from '../core/logging/logger.js';
 import { openTakingOver } from '../http/handover.js';
 import { type AppInfo, type AppSettings, type AppSettingsPatch } from '../shared/desktop.js';
 import { RAGDESK_VERSION } from '../shared/version.js';
+import { openAppLog } from './app-log.js';
 import { relaunchCommand, type AppPaths } from './app-paths.js';
 import { applyLaunchAtLogin } from './autostart.js';
 import { appLanguage, systemLanguages } from './i18n/system-languages.js';
@@ -29,6 +31,7 @@ export class AppController {
   private constructor(
     readonly core: Core,
     readonly server: LocalServer,
+    readonly log: RagLogger,
     private readonly settings: SettingsStore,
     private readonly paths: AppPaths,
     private readonly opened: { dataDir: string; model: string },
@@ -51,8 +54,14 @@ export class AppController {
       dataPaths(dataDir).lock,
     );
     const activity = activityLogFor(dataPaths(dataDir).activity);
-    const server = new LocalServer(core, { staticDir: paths.rendererHtml.replace(/[\\/]index\.html$/, ''), activity });
-    const controller = new AppController(core, server, settings, paths, { dataDir, model: s.embeddingModel });
+    // Internal errors of every door are logged there with their detail; callers get a reference.
+    const log = openAppLog(core);
+    const server = new LocalServer(core, {
+      staticDir: paths.rendererHtml.replace(/[\\/]index\.html$/, ''),
+      activity,
+      logger: log.logger,
+    });
+    const controller = new AppController(core, server, log, settings, paths, { dataDir, model: s.embeddingModel });
     // Pause is the core's middleware (every door, and background jobs); the tray only shows it.
     core.ctx.pause.onChange(() => controller.refreshTray());
     return controller;
@@ -215,6 +224,7 @@ export class AppController {
     this.tray = null;
     await this.server.stop().catch(() => undefined);
     await this.core.close().catch(() => undefined);
+    await this.log.close().catch(() => undefined);
   }
 
   markQuitting(): void {

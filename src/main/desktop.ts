@@ -1,14 +1,12 @@
 import { app, dialog, session } from 'electron';
 import { pathToFileURL } from 'node:url';
 import { OWNER_SCOPE } from '../core/auth/scope.js';
-import { Dispatcher } from '../core/dispatch/dispatcher.js';
-import { desktopContract } from '../shared/desktop.js';
 import { toErrorEnvelope } from '../shared/errors.js';
 import { appPaths } from './app-paths.js';
 import type { DesktopArgs } from './argv.js';
 import { AppController } from './controller.js';
 import { registerIpc } from './ipc.js';
-import { createIpcBridge } from './ipc-bridge.js';
+import { createIpcBridge, desktopDispatcher } from './ipc-bridge.js';
 import { openElectronSettings } from './electron-settings.js';
 import { appLanguage } from './i18n/system-languages.js';
 import { mainText } from './i18n/text.js';
@@ -51,7 +49,7 @@ export async function startDesktop(args: DesktopArgs): Promise<void> {
     return;
   }
   const c = controller;
-  const desktop = new Dispatcher(desktopContract, c.handlers());
+  const desktop = desktopDispatcher(c.handlers(), () => c.core.logInternalError);
   const dispatch = (method: string, input: unknown) => c.core.dispatch(method, input, OWNER_SCOPE);
   registerIpc(paths.rendererHtml, createIpcBridge({ dispatch, desktop }));
 

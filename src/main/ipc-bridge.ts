@@ -1,11 +1,21 @@
 import { OWNER_SCOPE } from '../core/auth/scope.js';
-import type { Dispatcher, Handlers } from '../core/dispatch/dispatcher.js';
-import type { DesktopContract } from '../shared/desktop.js';
-import type { IpcReply } from '../shared/desktop.js';
+import { Dispatcher, type Handlers } from '../core/dispatch/dispatcher.js';
+import { internalErrorMiddleware, type InternalErrorLog } from '../core/dispatch/internal-errors.js';
+import { desktopContract, type DesktopContract, type IpcReply } from '../shared/desktop.js';
 import { RagError, toErrorEnvelope } from '../shared/errors.js';
 
 /** Handlers of the desktop-only operations (settings, server status, open a file). */
 export type DesktopHandlers = Handlers<DesktopContract>;
+
+/**
+ * The desktop-only operations behind the contract's rule for internal errors: the detail (stack, paths) goes to
+ * `log` (the app's log) under a reference, and the window gets `internal` with that reference.
+ */
+export function desktopDispatcher(handlers: DesktopHandlers, log: () => InternalErrorLog): Dispatcher<DesktopContract> {
+  const dispatcher = new Dispatcher(desktopContract, handlers);
+  dispatcher.use(internalErrorMiddleware(log));
+  return dispatcher;
+}
 
 export interface IpcBridgeOptions {
   /** The core's dispatcher with the window's rights (the owner's): `core.dispatch(method, input, OWNER_SCOPE)`. */

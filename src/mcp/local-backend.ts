@@ -2,7 +2,8 @@ import { McpError, ErrorCode, type CallToolResult } from '@modelcontextprotocol/
 import type { Principal } from '../core/auth/scope.js';
 import type { Core } from '../core/core.js';
 import type { RagClient } from '../shared/contract/index.js';
-import { RagError, toErrorEnvelope } from '../shared/errors.js';
+import { concealInternal, stderrInternalLog, type InternalErrorLog } from '../core/dispatch/internal-errors.js';
+import { RagError } from '../shared/errors.js';
 import { getPrompt } from './prompts.js';
 import { listResources, readResource, RESOURCE_NOT_FOUND } from './resources.js';
 import type { Backend, CallInfo } from './server.js';
@@ -15,10 +16,13 @@ export interface LocalBackendOptions {
   principal: () => Principal | undefined;
 }
 
-/** Resource and prompt failures are JSON-RPC errors: not-found codes map to MCP's resource-not-found. */
-function toMcpError(err: unknown): McpError {
+/**
+ * Resource and prompt failures are JSON-RPC errors: not-found codes map to MCP's resource-not-found; an internal
+ * error is logged and answered with its reference only.
+ */
+function toMcpError(err: unknown, log: InternalErrorLog): McpError {
   if (err instanceof McpError) return err;
-  const env = toErrorEnvelope(err);
+  const env = concealInternal(err, 'mcp', log);
   const code =
     env.code === 'kb_not_found' || env.code === 'document_not_found'
       ? RESOURCE_NOT_FOUND
@@ -49,11 +53,15 @@ export class LocalBackend implements Backend {
     }
   }
 
+  /** Internal errors of this backend's own code go to the engine's log once it is open (stderr before). */
+  private log: InternalErrorLog = stderrInternalLog;
+
   /** The contract as this caller may use it now (a revoked key or a changed right takes effect at once). */
   private async access(): Promise<{ client: RagClient }> {
     const principal = this.options.principal();
     if (!principal) throw new RagError('permission_denied', 'the API key is unknown or was revoked');
     const core = await this.options.core();
+    this.log = core.logInternalError;
     return { client: core.clientFor(core.scopeOf(principal)) };
   }
 
@@ -70,7 +78,7 @@ export class LocalBackend implements Backend {
       if (!checked.success) throw new RagError('internal', `${tool.name} produced a result outside its schema: ${checked.error.message}`);
       return okResult(checked.data as Record<string, unknown>);
     } catch (err) {
-      return errorResult(err);
+      return errorResult(err, this.log);
     }
   }
 
@@ -79,7 +87,7 @@ export class LocalBackend implements Backend {
       try {
         return await listResources((await this.access()).client);
       } catch (err) {
-        throw toMcpError(err);
+        throw toMcpError(err, this.log);
       }
     });
   }
@@ -89,7 +97,7 @@ export class LocalBackend implements Backend {
       try {
         return await readResource((await this.access()).client, uri);
       } catch (err) {
-        throw toMcpError(err);
+        throw toMcpError(err, this.log);
       }
     });
   }
@@ -99,7 +107,7 @@ export class LocalBackend implements Backend {
       try {
         return await getPrompt((await this.access()).client, name, args);
       } catch (err) {
-        throw toMcpError(err);
+        throw toMcpError(err, this.log);
       }
     });
   }

@@ -8,9 +8,7 @@ import {
   type Hit,
   type RagClient,
 } from '../shared/contract/index.js';
-import { randomBytes } from 'node:crypto';
-import { stderrInternalLog } from '../core/dispatch/internal-errors.js';
-import { toErrorEnvelope, type ErrorEnvelope } from '../shared/errors.js';
+import { concealInternal, stderrInternalLog, type InternalErrorLog } from '../core/dispatch/internal-errors.js';
 
 export { parseFilterExpr } from '../shared/filter-expr.js';
 
@@ -57,22 +55,11 @@ export function okResult(data: Record<string, unknown>): CallToolResult {
 
 /**
  * A failed call: `isError` and `{code, message}` (plus details when there are any) as JSON text. An internal error
- * from the contract already carries only a reference into the log; one raised in a tool itself is logged here and
- * answered the same way, so no path or stack fragment reaches the agent.
+ * from the contract already carries only a reference into the log; one raised in a tool itself is logged in `log`
+ * (the engine's log where there is one) and answered the same way, so no path or stack fragment reaches the agent.
  */
-export function errorResult(err: unknown): CallToolResult {
-  let env: ErrorEnvelope = toErrorEnvelope(err);
-  if (env.code === 'internal' && typeof env.details?.ref !== 'string') {
-    const ref = randomBytes(4).toString('hex');
-    stderrInternalLog({
-      ref,
-      method: 'mcp tool',
-      message: env.message,
-      ...(err instanceof Error && err.stack ? { stack: err.stack } : {}),
-    });
-    env = { code: 'internal', message: `internal error (ref ${ref}); the details are in ragdesk's log`, details: { ref } };
-  }
-  const body = env;
+export function errorResult(err: unknown, log: InternalErrorLog = stderrInternalLog): CallToolResult {
+  const body = concealInternal(err, 'mcp tool', log);
   return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
 }
 
