@@ -6,10 +6,13 @@ import { benchAnnRecall } from '../bench/ann-bench.js';
 import { benchIngest } from '../bench/ingest-bench.js';
 import { benchSearch } from '../bench/search-bench.js';
 import { benchSources } from '../bench/sources-bench.js';
+import { overRssCap, type PeakRss } from '../bench/rss-cap.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { globals } from './common.js';
 
-const PARTS = ['ingest', 'search', 'ann', 'sources', 'writes', 'mcp', 'ui', 'hostile', 'ocr'] as const;
+const PARTS = ['ingest', 'search', 'ann', 'sources', 'writes', 'mcp', 'ui', 'hostile', 'ocr', 'memory', 'scale'] as const;
+/** Parts that run only when named with --only (minutes to hours, or large inputs). */
+const ON_REQUEST: readonly Part[] = ['memory', 'scale'];
 type Part = (typeof PARTS)[number];
 
 /** Project root: the folder holding package.json above this module (src/cli/commands or out/main/chunks). */
@@ -25,9 +28,22 @@ export function registerBench(program: Command): void {
     .description('measure ingest throughput, search latency and ANN recall (npm run bench); not a test')
     .option('--only <parts>', `comma-separated: ${PARTS.join(',')}`)
     .option('--sizes <list>', 'chunk counts for the latency part', '10000,100000')
-    .action(async (o: { only?: string; sizes: string }, cmd: Command) => {
+    .option('--memory-scale <x>', 'memory part: input sizes × x (1 = 200 MB Markdown, 500-page PDF, 50,000 files)', '1')
+    .option('--scale <chunks>', 'scale part: chunks in the KB (1000000 for the documented figures)', '100000')
+    .option('--max-rss-mb <n>', 'memory and scale parts: exit non-zero when a peak RSS is above n MB (a CI regression cap)')
+    .action(async (o: { only?: string; sizes: string; memoryScale: string; scale: string; maxRssMb?: string }, cmd: Command) => {
       const g = globals(cmd);
-      const parts = (o.only ? o.only.split(',') : [...PARTS]) as Part[];
+      if (process.env.RAGDESK_SCALE_QUERY_PHASE) {
+        // The scale part's query phase: this same command, spawned in a fresh process by benchScale.
+        const { benchScale } = await import('../bench/scale-bench.js');
+        await benchScale(projectRoot(), os.tmpdir(), { chunks: 0, log: () => {} });
+        return;
+      }
+      const parts = (o.only ? o.only.split(',') : PARTS.filter((p) => !ON_REQUEST.includes(p))) as Part[];
+      const unknown = parts.filter((p) => !PARTS.includes(p));
+      if (unknown.length) throw new Error(`unknown bench part(s) ${unknown.join(', ')}; parts: ${PARTS.join(', ')}`);
+      const cap = o.maxRssMb === undefined ? undefined : Number(o.maxRssMb);
+      const peaks: PeakRss[] = [];
       const root = projectRoot();
       const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-bench-'));
       const report: Record<string, unknown> = {
@@ -71,6 +87,23 @@ export function registerBench(program: Command): void {
           const { benchOcr } = await import('../bench/ocr-bench.js');
           report.ocr = await benchOcr(root, work, log);
         }
+        if (parts.includes('memory')) {
+          log('flat memory: ragdesk add of a big Markdown file, a long PDF and a folder of small files (peak RSS)…');
+          const { benchMemory } = await import('../bench/memory-bench.js');
+          const memory = await benchMemory(root, work, { scale: Number(o.memoryScale), log });
+          report.memory = memory;
+          for (const r of memory.rows)
+            peaks.push({ label: `memory ${r.model} ${r.input}`, peak_rss_mb: r.exit_code === 0 ? r.peak_rss_mb : undefined });
+        }
+        if (parts.includes('scale')) {
+          log(`scale: a ${o.scale}-chunk KB of realistic text, indexes, FTS/vector/hybrid latency, ANN recall, peak RSS…`);
+          const { benchScale } = await import('../bench/scale-bench.js');
+          const scale = await benchScale(root, work, { chunks: Number(o.scale), log });
+          if (!scale) throw new Error('scale bench: no report');
+          report.scale = scale;
+          peaks.push({ label: `scale ingest ${scale.chunks} chunks`, peak_rss_mb: scale.peak_rss.ingest_mb });
+          peaks.push({ label: `scale queries ${scale.chunks} chunks`, peak_rss_mb: scale.peak_rss.queries_mb });
+        }
         if (parts.includes('ui')) {
           log('web console: first load, drop to searchable…');
           // Loaded only here: it drives Chromium through playwright-core, a development dependency.
@@ -79,6 +112,11 @@ export function registerBench(program: Command): void {
         }
       } finally {
         fs.rmSync(work, { recursive: true, force: true });
+      }
+      const over = overRssCap(peaks, cap);
+      if (over.length) {
+        process.exitCode = 1;
+        for (const line of over) process.stderr.write(`bench: ${line}\n`);
       }
       if (g.json) return printJson(report);
       const ingest = report.ingest as { formats: Array<Record<string, unknown>> } | undefined;
@@ -91,6 +129,22 @@ export function registerBench(program: Command): void {
       if (search) {
         printLine('Search latency (excluding query embedding)');
         printTable(search.latency, ['chunks', 'vector_index', 'mode', 'p50_ms', 'p95_ms']);
+        printLine();
+      }
+      const memory = report.memory as { rows: Array<Record<string, unknown>>; notes: string[]; scale: number } | undefined;
+      if (memory) {
+        printLine(`Flat memory (ragdesk add, peak RSS of the process tree; scale ${memory.scale})`);
+        printTable(memory.rows, ['model', 'input', 'input_mb', 'chunks', 'seconds', 'cpu_s', 'mb_per_s', 'peak_rss_mb', 'target_mb', 'ok']);
+        for (const n of memory.notes) printLine(`  ${n}`);
+        for (const r of memory.rows) if (r.note) printLine(`  ${String(r.input)}: ${String(r.note)}`);
+        printLine();
+      }
+      const scale = report.scale as { rows: Array<Record<string, unknown>> } | undefined;
+      if (scale) {
+        const { rows, ...rest } = scale;
+        printLine('Scale (core search in a fresh process, top_k 10; raw = the LanceDB call alone on the same table)');
+        printTable(rows, ['mode', 'p50_ms', 'p99_ms', 'cpu_ms_per_query', 'raw_p50_ms', 'ratio_p50', 'target']);
+        for (const [k, v] of Object.entries(rest)) printLine(`  ${k.padEnd(28)} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
         printLine();
       }
       const ocr = report.ocr as { rows: Array<Record<string, unknown>> } | undefined;

@@ -1,0 +1,333 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as lancedb from '@lancedb/lancedb';
+import { Core } from '../../core/core.js';
+import { buildFixtureModel } from '../../core/embed/fixture-model.js';
+import { search } from '../../core/search/search-service.js';
+import { ANN_MIN_ROWS } from '../../core/services/indexing.js';
+import { annQuery } from '../../core/store/ann-params.js';
+import { physicalChunkTable } from '../../core/store/chunk-rows.js';
+import type { ChunkRow } from '../../core/store/chunk-table.js';
+import { analyzeForIndex } from '../../core/text/analyzer.js';
+import type { SearchMode } from '../../shared/contract/index.js';
+import { peakRssMb } from './rss-cap.js';
+import { ChunkTextGenerator, ragDataCorpus, scifactCorpus, type TextCorpus } from './scale-text.js';
+import { percentile, round } from './stats.js';
+
+/**
+ * `ragdesk bench --only scale --scale N`: an N-chunk KB of realistic text (scale-text.ts) embedded with the real
+ * model through ragdesk's embedder and written through the chunk table's write path in bounded batches, then
+ * its indexes built with the product's policy, then searched through the core search by a fresh process (so
+ * the query phase's peak RSS is its own, not the ingest's), beside the raw LanceDB calls on the same table.
+ * With ../shared (SciFact + potion-base-4M) the figures are the real ones; without it (CI) the text comes from
+ * rag_data/ and vectors from the fixture model, which measures the same code paths and memory, not quality.
+ */
+
+export const SCALE_TARGETS = {
+  hybrid_p50_ms: 30,
+  hybrid_p99_ms: 100,
+  recall_at_10: 0.95,
+  query_peak_rss_mb: 1024,
+};
+const BATCH = 4096;
+const QUERY_ENV = 'RAGDESK_SCALE_QUERY_PHASE';
+const KB = 'scale';
+const TOP_K = 10;
+
+interface QueryJob {
+  dataDir: string;
+  model: string;
+  queries: string[];
+  recallQueries: number;
+  out: string;
+}
+
+export interface ScaleReport {
+  corpus: string;
+  model: string;
+  chunks: number;
+  dim: number;
+  ingest: Record<string, number>;
+  index: Record<string, number | string>;
+  disk_mb: number;
+  queries: Record<string, unknown>;
+  rows: Array<Record<string, unknown>>;
+  peak_rss: { ingest_mb: number; queries_mb: number; target_queries_mb: number };
+}
+
+function dirBytes(dir: string): number {
+  let total = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    total += e.isDirectory() ? dirBytes(p) : e.isFile() ? fs.statSync(p).size : 0;
+  }
+  return total;
+}
+
+const cpuSeconds = (since: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1e6;
+};
+
+async function source(root: string, workDir: string): Promise<{ corpus: TextCorpus; model: string; modelName: string }> {
+  const shared = process.env.RAGDESK_SHARED ?? path.resolve(root, '..', 'shared');
+  const potion = path.join(shared, 'models', 'potion-base-4M-int8');
+  const scifact = path.join(shared, 'datasets', 'scifact');
+  if (fs.existsSync(potion) && fs.existsSync(scifact))
+    return { corpus: scifactCorpus(scifact), model: potion, modelName: 'potion-base-4M-int8' };
+  const fixture = await buildFixtureModel(path.join(workDir, 'scale-model'), { dim: 128 });
+  return { corpus: ragDataCorpus(path.join(root, 'rag_data')), model: fixture.dir, modelName: 'fixture (tests’ ONNX model, 128-d)' };
+}
+
+/** Spawn this same command as the query phase (a fresh process) and read its result. */
+async function runQueryPhase(job: QueryJob): Promise<Record<string, unknown>> {
+  const jobFile = `${job.out}.job.json`;
+  fs.writeFileSync(jobFile, JSON.stringify(job));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+      env: { ...process.env, [QUERY_ENV]: jobFile },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.on('error', reject);
+    child.on('exit', resolve);
+  });
+  if (code !== 0 || !fs.existsSync(job.out)) throw new Error(`scale bench: the query phase exited with ${code}`);
+  return JSON.parse(fs.readFileSync(job.out, 'utf8')) as Record<string, unknown>;
+}
+
+export async function benchScale(
+  root: string,
+  workDir: string,
+  options: { chunks: number; log: (s: string) => void },
+): Promise<ScaleReport | undefined> {
+  const child = process.env[QUERY_ENV];
+  if (child) {
+    await queryPhase(JSON.parse(fs.readFileSync(child, 'utf8')) as QueryJob);
+    return undefined;
+  }
+  const { log } = options;
+  const n = options.chunks;
+  if (!Number.isInteger(n) || n < 1000) throw new Error(`--scale must be a whole number of chunks ≥ 1000, not ${n}`);
+  const { corpus, model, modelName } = await source(root, workDir);
+  const dataDir = path.join(workDir, 'scale-data');
+  const core = await Core.open({ dataDir, allowDownload: false });
+  let dim = 0;
+  const ingest: Record<string, number> = {};
+  const index: Record<string, number | string> = {};
+  try {
+    const embedder = await core.ctx.models.getEmbedder(model, { allowDownload: false });
+    dim = embedder.dim;
+    await core.client.createKb({ kb_id: KB, embedding_model: model });
+    const table = await core.ctx.store.createChunks(core.ctx.store.registry.get(KB), dim);
+    const gen = new ChunkTextGenerator(corpus, 1);
+    const batchAt = (from: number) => Array.from({ length: Math.min(BATCH, n - from) }, (_, j) => ({ i: from + j, ...gen.next(from + j) }));
+    const now = new Date().toISOString();
+    let bytes = 0;
+    let embedMs = 0;
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    // Two batches in flight at most: the worker embeds the next batch while this thread analyses and writes.
+    let texts = batchAt(0);
+    let embedStart = performance.now();
+    let vectors = embedder.embedPassages(texts.map((t) => t.text));
+    let lastLog = 0;
+    for (let from = 0; from < n; from += BATCH) {
+      const current = texts;
+      const vecs = await vectors;
+      embedMs += performance.now() - embedStart;
+      if (from + BATCH < n) {
+        texts = batchAt(from + BATCH);
+        embedStart = performance.now();
+        vectors = embedder.embedPassages(texts.map((t) => t.text));
+      }
+      const rows: ChunkRow[] = current.map((c, j) => {
+        bytes += Buffer.byteLength(c.text);
+        return {
+          chunk_id: `c${c.i}`,
+          doc_id: c.doc_id,
+          version: 'v1',
+          chunk_index: c.i % 8,
+          text: c.text,
+          fts: analyzeForIndex(c.text),
+          vector: vecs[j]!,
+          title: c.title,
+          source: `scale/${c.doc_id}.txt`,
+          parser: 'text',
+          page: null,
+          heading_path: null,
+          line_start: null,
+          line_end: null,
+          char_start: 0,
+          char_end: c.text.length,
+          tokens: 0,
+          metadata: '{}',
+          created_at: now,
+          updated_at: now,
+          meta: {},
+        };
+      });
+      await table.add(rows);
+      const done = from + current.length;
+      if (done - lastLog >= 50_000 || done === n) {
+        lastLog = done;
+        const s = (performance.now() - t0) / 1000;
+        log(`  scale: ${done} / ${n} chunks written, ${round(done / s, 0)} chunks/s, peak RSS ${peakRssMb()} MB`);
+      }
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    Object.assign(ingest, {
+      seconds: round(seconds, 1),
+      cpu_s: round(cpuSeconds(cpu0), 1),
+      chunks_per_s: round(n / seconds, 0),
+      mb: round(bytes / 1e6, 1),
+      mb_per_s: round(bytes / 1e6 / seconds, 2),
+      embed_wait_s: round(embedMs / 1000, 1),
+      batch: BATCH,
+    });
+    log('  scale: building the full-text index…');
+    let t = performance.now();
+    let c = process.cpuUsage();
+    await table.ensureFtsIndex();
+    index.fts_s = round((performance.now() - t) / 1000, 1);
+    index.fts_cpu_s = round(cpuSeconds(c), 1);
+    // The product's policy (services/indexing.ts): an ANN index past ANN_MIN_ROWS vectors.
+    if (n >= ANN_MIN_ROWS) {
+      log('  scale: building the ANN index…');
+      t = performance.now();
+      c = process.cpuUsage();
+      await table.buildVectorIndex(n);
+      index.ann_s = round((performance.now() - t) / 1000, 1);
+      index.ann_cpu_s = round(cpuSeconds(c), 1);
+      index.ann = 'IVF_HNSW_SQ cosine';
+    } else index.ann = `none (exact search below ${ANN_MIN_ROWS} rows)`;
+  } finally {
+    await core.close();
+  }
+  const ingestPeak = peakRssMb();
+  const diskMb = round(dirBytes(dataDir) / 1e6, 0);
+  log('  scale: query phase in a fresh process…');
+  const q = await runQueryPhase({
+    dataDir,
+    model,
+    queries: corpus.queries.slice(0, 220),
+    recallQueries: 100,
+    out: path.join(workDir, 'scale-queries.json'),
+  });
+  const lat = q.latency as Record<string, { p50: number; p99: number; cpu_ms: number }>;
+  const raw = q.raw as Record<string, { p50: number; p99: number }>;
+  const row = (mode: string, rawP50?: number) => ({
+    mode,
+    p50_ms: lat[mode]!.p50,
+    p99_ms: lat[mode]!.p99,
+    cpu_ms_per_query: lat[mode]!.cpu_ms,
+    raw_p50_ms: rawP50 ?? '',
+    ratio_p50: rawP50 ? round(lat[mode]!.p50 / rawP50, 2) : '',
+    target: mode === 'hybrid' ? `p50 ≤ ${SCALE_TARGETS.hybrid_p50_ms}, p99 ≤ ${SCALE_TARGETS.hybrid_p99_ms}` : '',
+  });
+  return {
+    corpus: corpus.name,
+    model: modelName,
+    chunks: n,
+    dim,
+    ingest,
+    index,
+    disk_mb: diskMb,
+    queries: {
+      count: q.count,
+      query_embed_p50_ms: q.embed_p50,
+      recall_at_10: q.recall,
+      recall_target: SCALE_TARGETS.recall_at_10,
+      recall_queries: q.recall_count,
+      exact_p50_ms: q.exact_p50,
+      ann_query: annQuery(TOP_K),
+    },
+    rows: [
+      row('fts', raw.fts!.p50),
+      row('vector', raw.vector!.p50),
+      row('hybrid', round(raw.fts!.p50 + raw.vector!.p50 + Number(q.embed_p50), 2)),
+    ],
+    peak_rss: { ingest_mb: ingestPeak, queries_mb: Number(q.peak_rss_mb), target_queries_mb: SCALE_TARGETS.query_peak_rss_mb },
+  };
+}
+
+/** The query phase (run in a fresh process): core search per mode, raw LanceDB calls, ANN recall, peak RSS. */
+async function queryPhase(job: QueryJob): Promise<void> {
+  const core = await Core.open({ dataDir: job.dataDir, allowDownload: false });
+  const out: Record<string, unknown> = { count: job.queries.length - 20 };
+  try {
+    const ctx = core.ctx;
+    const kb = ctx.store.registry.get(KB);
+    const embedder = await ctx.models.getEmbedder(job.model, { allowDownload: false });
+    const table = (await ctx.store.chunks(KB))!;
+    const db = await lancedb.connect(path.join(job.dataDir, 'lance'));
+    const rawTable = await db.openTable(physicalChunkTable(kb));
+    const vectors = await embedder.embedQueries(job.queries);
+    const embedMs: number[] = [];
+    for (const q of job.queries.slice(0, 40)) {
+      const t = performance.now();
+      await embedder.embedQueries([q]);
+      embedMs.push(performance.now() - t);
+    }
+    out.embed_p50 = round(percentile(embedMs.slice(10), 50));
+    const latency: Record<string, { p50: number; p99: number; cpu_ms: number }> = {};
+    for (const mode of ['fts', 'vector', 'hybrid'] as SearchMode[]) {
+      const samples: number[] = [];
+      let cpu = 0;
+      for (const [i, query] of job.queries.entries()) {
+        const c = process.cpuUsage();
+        const t = performance.now();
+        await search(ctx, { query, kb_ids: [KB], mode, top_k: TOP_K, use_rerank: false });
+        if (i >= 20) {
+          samples.push(performance.now() - t); // the first 20: warm-up
+          cpu += cpuSeconds(c) * 1000;
+        }
+      }
+      latency[mode] = { p50: round(percentile(samples, 50)), p99: round(percentile(samples, 99)), cpu_ms: round(cpu / samples.length) };
+    }
+    out.latency = latency;
+    const p = annQuery(TOP_K);
+    const rawFts: number[] = [];
+    const rawVec: number[] = [];
+    for (const [i, query] of job.queries.entries()) {
+      const analyzed = analyzeForIndex(query);
+      let t = performance.now();
+      await rawTable
+        .query()
+        .fullTextSearch(analyzed, { columns: ['fts'] })
+        .select(['chunk_id'])
+        .limit(TOP_K)
+        .toArray();
+      if (i >= 20) rawFts.push(performance.now() - t);
+      t = performance.now();
+      let vq = rawTable.vectorSearch(Array.from(vectors[i]!)).column('vector').distanceType('cosine').select(['chunk_id']).limit(TOP_K);
+      if (table.vectorIndexReady) vq = vq.nprobes(p.nprobes).ef(p.ef).refineFactor(p.refineFactor);
+      await vq.toArray();
+      if (i >= 20) rawVec.push(performance.now() - t);
+    }
+    out.raw = {
+      fts: { p50: round(percentile(rawFts, 50)), p99: round(percentile(rawFts, 99)) },
+      vector: { p50: round(percentile(rawVec, 50)), p99: round(percentile(rawVec, 99)) },
+    };
+    let recall = 0;
+    const exactMs: number[] = [];
+    const rq = vectors.slice(20, 20 + job.recallQueries);
+    for (const v of rq) {
+      const ann = await table.vectorRank(v, TOP_K);
+      const t = performance.now();
+      const exact = await table.vectorRank(v, TOP_K, undefined, { exact: true });
+      exactMs.push(performance.now() - t);
+      const truth = new Set(exact.map((r) => r.chunk_id));
+      recall += ann.filter((r) => truth.has(r.chunk_id)).length / Math.max(1, truth.size);
+    }
+    out.recall = round(recall / rq.length, 4);
+    out.recall_count = rq.length;
+    out.exact_p50 = round(percentile(exactMs, 50));
+    rawTable.close();
+    db.close();
+  } finally {
+    await core.close();
+  }
+  out.peak_rss_mb = peakRssMb();
+  fs.writeFileSync(job.out, JSON.stringify(out));
+}
