@@ -1,4 +1,5 @@
-import { RagError, toErrorEnvelope } from '../shared/errors.js';
+import { concealInternal, stderrInternalLog } from '../core/dispatch/internal-errors.js';
+import { RagError } from '../shared/errors.js';
 
 /** Exit codes scripts can rely on. */
 export const EXIT = { ok: 0, error: 1, usage: 2, partial: 3 } as const;
@@ -28,11 +29,15 @@ export function printTable(rows: Array<Record<string, unknown>>, columns: string
   for (const r of rows) printLine(fmt(columns.map((c) => cell(r[c]))));
 }
 
-/** Report an error (as JSON on stdout with --json, else on stderr) and return the exit code. */
-export function reportError(err: unknown, json: boolean | undefined): number {
-  const env = toErrorEnvelope(err);
+/**
+ * Report an error (as JSON on stdout with --json, else on stderr) and return the exit code. An unexpected failure
+ * (not a RagError: a bug, a file that would not parse) is answered like every other door answers it, `internal`
+ * with a reference, and its detail (message, paths, stack) goes to stderr under that reference; errors with a
+ * stable code, and internal errors the owner process already logged, are shown as they are.
+ */
+export function reportError(err: unknown, json: boolean | undefined, command = 'ragdesk'): number {
+  const env = err instanceof RagError ? err.toEnvelope() : concealInternal(err, command, stderrInternalLog);
   if (json) printJson({ error: env });
   else process.stderr.write(`error [${env.code}]: ${env.message}\n`);
-  if (!(err instanceof RagError) && process.env.RAGDESK_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
   return env.code === 'invalid_parameter' ? EXIT.usage : EXIT.error;
 }

@@ -50,6 +50,7 @@ export async function run(argv: string[]): Promise<number> {
     if (err instanceof CommanderError) {
       return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    return reportError(err, argv.includes('--json'));
+    const command = argv.slice(2).find((a) => program.commands.some((c) => c.name() === a));
+    return reportError(err, argv.includes('--json'), command ? `ragdesk ${command}` : 'ragdesk');
   }
 }
