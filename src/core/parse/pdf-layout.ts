@@ -10,6 +10,8 @@ export interface PdfTextRun {
   width: number;
   height: number;
   hasEOL: boolean;
+  /** pdf.js's name for the run's font (a key of the text content's `styles`). */
+  fontName?: string;
 }
 
 export interface PdfLine {
@@ -26,7 +28,7 @@ function runSize(run: PdfTextRun): number {
   return run.height > 0 ? run.height : fromMatrix;
 }
 
-const isCjk = (ch: string | undefined): boolean =>
+export const isCjk = (ch: string | undefined): boolean =>
   !!ch && /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u.test(ch);
 
 /** Joins text runs into lines. */

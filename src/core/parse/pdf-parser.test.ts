@@ -1,5 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_CHUNKING } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
+import { chunkDocument } from '../chunk/index.js';
+import { wordCounter } from '../chunk/test-support.js';
 import { pdfParser, WARNING_NO_TEXT_LAYER } from './pdf-parser.js';
 import { blockWith, expectConsistent, fixture } from './test-support.js';
 
@@ -98,5 +101,141 @@ describe('pdf parser', () => {
       vi.restoreAllMocks();
     }
     expect(data.byteLength).toBeGreaterThan(1000);
+  });
+});
+
+// tables.pdf: printed by Chromium (make-pdf-table-fixtures.sh). Page 1: two tables between paragraphs; page 2:
+// two-column prose (English, Chinese); page 3: lists and code; pages 4-5: wrapped cells, a table over two pages;
+// page 6: a tight table under three-column justified prose.
+describe('pdf parser: tables', () => {
+  const LANE_HEADER = '| No. | Origin port | Destination | Lane code | Rate | Days |\n| --- | --- | --- | --- | --- | --- |';
+
+  it('turns tables into Markdown tables, header first and rows in order, between their paragraphs', async () => {
+    const doc = await parse('tables.pdf');
+    expectConsistent(doc);
+    expect(doc.blocks.filter((b) => b.page === 1).map((b) => b.kind)).toEqual([
+      'heading',
+      'paragraph',
+      'table',
+      'paragraph',
+      'heading',
+      'paragraph',
+      'table',
+      'paragraph',
+    ]);
+    expect(blockWith(doc, '| Lane |')).toMatchObject({ kind: 'table', page: 1, heading_path: ['Freight Rates'] });
+    expect(blockWith(doc, '| Lane |').text).toBe(
+      [
+        '| Lane | Container | Rate (USD) | Transit days |',
+        '| --- | --- | --- | --- |',
+        '| Shanghai – Rotterdam | 40ft HC | 2,450 | 32 |',
+        '| Ningbo – Hamburg | 20ft DV | 1,380 | 35 |',
+        '| Санкт-Петербург – Шанхай | 40ft HC | 3,100 | 41 |',
+        '| 深圳 – 鹿特丹 | 冷藏箱 40ft | 4,720 | 30 |',
+        '| Qingdao – Felixstowe | 40ft HC | 2,290 | 33 |',
+      ].join('\n'),
+    );
+    expect(blockWith(doc, '| Таможенная стоимость |')).toMatchObject({ page: 1, heading_path: ['Freight Rates', 'Таможенные сборы'] });
+    expect(blockWith(doc, '| Таможенная стоимость |').text).toContain(
+      '| 450 001 – 1 200 000 | 4 269 | 需要纸质发票 |\n| свыше 1 200 000 | 5 335 | 需要纸质发票和装箱单 |',
+    );
+    expect(blockWith(doc, 'Surcharges for bunker fuel')).toMatchObject({ kind: 'paragraph', page: 1 });
+    expect(blockWith(doc, 'После выпуска товара')).toMatchObject({ kind: 'paragraph', page: 1 });
+  });
+
+  it('leaves two-column prose, lists and code as text', async () => {
+    const doc = await parse('tables.pdf');
+    expect(doc.blocks.filter((b) => b.kind === 'table' && (b.page === 2 || b.page === 3))).toEqual([]);
+    expect(blockWith(doc, 'Inbound pallets are counted against the\nadvance shipping notice')).toMatchObject({
+      kind: 'paragraph',
+      page: 2,
+    });
+    expect(blockWith(doc, 'Outbound orders picked before two\no')).toMatchObject({ kind: 'paragraph', page: 2 });
+    expect(blockWith(doc, '所有进口货物到达仓库后，收货员根据预先发\n货通知')).toMatchObject({ kind: 'paragraph', page: 2 });
+    expect(blockWith(doc, '1. Weigh the container on the certified scale.\n2. Record')).toMatchObject({ kind: 'paragraph', page: 3 });
+    expect(blockWith(doc, 'outbox=/srv/edi/outbox # where files go')).toMatchObject({ kind: 'paragraph', page: 3 });
+  });
+
+  it('joins the lines of wrapped cells, and cuts a table over two pages into row groups that repeat the header', async () => {
+    const doc = await parse('tables.pdf');
+    expect(blockWith(doc, '| Term |').text).toContain(
+      '| DAP | В согласованном месте назначения, когда товар готов к разгрузке с прибывшего транспортного средства | Продавец |',
+    );
+    expect(blockWith(doc, '| Term |').text.split('\n')[0]).toBe('| Term | Risk passes | Who pays freight |');
+    const groups = doc.blocks.filter((b) => b.kind === 'table' && b.heading_path?.at(-1) === 'Lane Register');
+    expect(groups.length).toBeGreaterThan(2);
+    const rows = groups.flatMap((g) => {
+      expect(g.text.startsWith(`${LANE_HEADER}\n`)).toBe(true);
+      return g.text
+        .split('\n')
+        .slice(2)
+        .map((line) => ({ line, page: g.page }));
+    });
+    expect(rows.map((r) => Number(r.line.split(' | ')[0]!.slice(2)))).toEqual(Array.from({ length: 44 }, (_, i) => i + 1));
+    expect(rows[21]).toEqual({ line: '| 22 | Qingdao (青岛) | Felixstowe | CNTAO-GBFXT | 2,014 | 32 |', page: 5 });
+    expect(rows.filter((r) => r.page === 4).length).toBeGreaterThan(10);
+    expect(rows.filter((r) => r.page === 5).length).toBeGreaterThan(10);
+  });
+
+  it('finds a tight table (2 pt cell padding, as word processors set it) under three columns of justified prose', async () => {
+    const doc = await parse('tables.pdf');
+    expect(doc.blocks.filter((b) => b.page === 6).map((b) => b.kind)).toEqual([
+      'heading',
+      'paragraph',
+      'paragraph',
+      'paragraph',
+      'paragraph',
+      'paragraph',
+      'table',
+      'paragraph',
+    ]);
+    expect(blockWith(doc, '| Code |').text).toBe(
+      [
+        '| Code | Description | Qty | Unit price |',
+        '| --- | --- | --- | --- |',
+        '| A-100 | Steel bolts M8 x 40 zinc plated | 1200 | 0.12 |',
+        '| A-101 | Гайки М8 оцинкованные | 1200 | 0.05 |',
+        '| B-220 | 垫圈 8 毫米 | 2400 | 0.02 |',
+        '| C-310 | Hex key set 1.5–10 mm | 15 | 7.90 |',
+      ].join('\n'),
+    );
+    expect(blockWith(doc, 'Export declarations are filed\nelectronically.')).toMatchObject({ kind: 'paragraph', page: 6 });
+  });
+
+  it('a chunk never splits a table row, and a chunk with rows starts with their header (default chunking)', async () => {
+    const doc = await parse('tables.pdf');
+    const chunks = await chunkDocument(doc, DEFAULT_CHUNKING, { tokenizer: wordCounter });
+    const tables = doc.blocks.filter((b) => b.kind === 'table');
+    const rows = tables.flatMap((t) => {
+      let at = t.char_start;
+      return t.text.split('\n').map((line) => {
+        const row = { start: at, end: at + line.length, line, header: t.text.split('\n')[0]!, page: t.page };
+        at += line.length + 1;
+        return row;
+      });
+    });
+    expect(rows.length).toBeGreaterThan(60);
+    const spans = chunks.map((c) => ({
+      text: c.text,
+      page: c.location.page,
+      start: c.location.char_start ?? NaN,
+      end: c.location.char_end ?? NaN,
+    }));
+    expect(spans.every((c) => Number.isInteger(c.start) && Number.isInteger(c.end))).toBe(true);
+    for (const row of rows) {
+      for (const c of spans) {
+        expect(c.start > row.start && c.start < row.end, `a chunk starts inside ${row.line}`).toBe(false);
+        expect(c.end > row.start && c.end < row.end, `a chunk ends inside ${row.line}`).toBe(false);
+      }
+      const holding = spans.filter((c) => c.start <= row.start && c.end >= row.end);
+      expect(holding.length, row.line).toBeGreaterThan(0);
+      for (const c of holding) {
+        expect(c.text).toContain(`${row.header}\n`);
+        expect(c.page).toBe(row.page);
+      }
+    }
+    const lane = chunks.find((c) => c.text.includes('CNTAO-GBFXT'))!;
+    expect(lane.text).toContain('| 22 | Qingdao (青岛) | Felixstowe | CNTAO-GBFXT | 2,014 | 32 |');
+    expect(lane.location).toMatchObject({ page: 5, heading_path: ['Freight Rates', 'Lane Register'] });
   });
 });

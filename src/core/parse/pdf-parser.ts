@@ -5,6 +5,8 @@ import type { Metadata } from '../../shared/contract/index.js';
 import { assembleDocument, HeadingTracker, type BlockDraft } from './assemble.js';
 import { parseFailed } from './parse-errors.js';
 import { headingLevels, linesToParagraphs, runsToLines, type PdfParagraph, type PdfTextRun } from './pdf-layout.js';
+import { splitTables } from './pdf-tables.js';
+import { tableToBlocks } from './table-markdown.js';
 import { textLayerVerdict } from './text-layer-quality.js';
 import type { ParseInput, ParsedDocument, Parser } from './types.js';
 
@@ -12,6 +14,20 @@ import type { ParseInput, ParsedDocument, Parser } from './types.js';
 export const WARNING_NO_TEXT_LAYER = 'no_text_layer';
 
 type PdfJs = typeof PdfJsModule;
+
+/** What a page holds, in reading order: paragraphs of text, and tables found from the runs' geometry (pdf-tables). */
+type PageItem = { page: number } & ({ kind: 'text'; paragraph: PdfParagraph } | { kind: 'table'; rows: string[][] });
+
+function pageItems(runs: PdfTextRun[], styles: Record<string, { fontFamily?: string } | undefined>, page: number): PageItem[] {
+  const mono = (r: PdfTextRun): boolean => styles[r.fontName ?? '']?.fontFamily === 'monospace';
+  return splitTables(runs, mono).flatMap((part): PageItem[] =>
+    part.kind === 'table'
+      ? [{ page, kind: 'table', rows: part.rows }]
+      : linesToParagraphs(runsToLines(part.runs)).map((paragraph) => ({ page, kind: 'text', paragraph })),
+  );
+}
+
+const itemText = (item: PageItem): string => (item.kind === 'text' ? item.paragraph.text : item.rows.flat().join(' '));
 let pdfjsLoading: Promise<{ pdfjs: PdfJs; assets: string }> | undefined;
 
 /**
@@ -63,7 +79,7 @@ export const pdfParser: Parser = {
   extensions: ['pdf'],
   mimeTypes: ['application/pdf'],
   description:
-    'PDF text layer via pdf.js: paragraphs per page with page numbers; encrypted or corrupt files fail clearly, scans without text are flagged.',
+    'PDF text layer via pdf.js: paragraphs and tables (as Markdown) per page with page numbers; encrypted or corrupt files fail clearly, scans without text are flagged.',
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const { pdfjs, assets } = await loadPdfJs();
     const task = pdfjs.getDocument({
@@ -88,7 +104,7 @@ export const pdfParser: Parser = {
       throw parseFailed(input.filename, 'corrupt', 'the PDF is damaged or not a PDF', err);
     }
     try {
-      const paragraphs: (PdfParagraph & { page: number })[] = [];
+      const items: PageItem[] = [];
       const emptyPages: number[] = [];
       const failedPages: number[] = [];
       let firstPageError: unknown;
@@ -97,11 +113,11 @@ export const pdfParser: Parser = {
           const page = await doc.getPage(n);
           const content = await page.getTextContent();
           const runs = content.items.filter((it): it is PdfTextRun & typeof it => 'str' in it);
-          const onPage = linesToParagraphs(runsToLines(runs));
+          const onPage = pageItems(runs, content.styles, n);
           // No text layer, or one that is only noise: the page is left to OCR (its noise is not indexed).
-          const layer = onPage.length === 0 ? 'empty' : textLayerVerdict(onPage.map((p) => p.text).join('\n'));
+          const layer = onPage.length === 0 ? 'empty' : textLayerVerdict(onPage.map(itemText).join('\n'));
           if (layer !== 'text') emptyPages.push(n);
-          if (layer !== 'noise') for (const p of onPage) paragraphs.push({ ...p, page: n });
+          if (layer !== 'noise') items.push(...onPage);
           page.cleanup();
         } catch (err) {
           // One damaged page does not lose the others; a file where every page fails is corrupt.
@@ -110,12 +126,17 @@ export const pdfParser: Parser = {
         }
       }
       if (doc.numPages > 0 && failedPages.length === doc.numPages) throw firstPageError;
-      const levels = headingLevels(paragraphs);
+      // Heading sizes are judged against the body text; table cells take no part.
+      const paragraphs = items.flatMap((item) => (item.kind === 'text' ? [item.paragraph] : []));
+      const levels = new Map(headingLevels(paragraphs).map((level, i) => [paragraphs[i]!, level]));
       const headings = new HeadingTracker();
-      const blocks: BlockDraft[] = paragraphs.map((p, i) => {
-        const level = levels[i];
-        if (level === undefined) return { kind: 'paragraph', text: p.text, page: p.page, heading_path: headings.path() };
-        return { kind: 'heading', level, text: p.text, page: p.page, heading_path: headings.enter(level, p.text) };
+      const blocks: BlockDraft[] = items.flatMap((item): BlockDraft[] => {
+        const { page } = item;
+        if (item.kind === 'table') return tableToBlocks(item.rows, { base: { page, heading_path: headings.path() } });
+        const { text } = item.paragraph;
+        const level = levels.get(item.paragraph);
+        if (level === undefined) return [{ kind: 'paragraph', text, page, heading_path: headings.path() }];
+        return [{ kind: 'heading', level, text, page, heading_path: headings.enter(level, text) }];
       });
       const { info } = await doc.getMetadata().catch(() => ({ info: {} as Record<string, unknown> }));
       const { metadata, title } = infoMetadata((info ?? {}) as Record<string, unknown>);
