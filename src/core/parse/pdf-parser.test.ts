@@ -202,6 +202,33 @@ describe('pdf parser: tables', () => {
     expect(blockWith(doc, 'Export declarations are filed\nelectronically.')).toMatchObject({ kind: 'paragraph', page: 6 });
   });
 
+  it('reads a table written column by column, next to a list and two-column prose (tables-gs.pdf, ghostscript)', async () => {
+    const doc = await parse('tables-gs.pdf');
+    expectConsistent(doc);
+    expect(doc.blocks.map((b) => b.kind)).toEqual([
+      'heading',
+      'paragraph',
+      'table',
+      'paragraph',
+      'paragraph',
+      'paragraph',
+      'paragraph',
+      'paragraph',
+    ]);
+    expect(blockWith(doc, '| Warehouse |').text).toBe(
+      [
+        '| Warehouse | Pallets | Free slots | Manager |',
+        '| --- | --- | --- | --- |',
+        '| Rotterdam North | 1,240 | 35 | J. de Vries |',
+        '| Hamburg Port | 860 | 120 | K. Schulz |',
+        '| Gdansk East | 312 | 8 | A. Nowak |',
+        '| Antwerp | 1,002 | 64 | M. Peeters |',
+      ].join('\n'),
+    );
+    expect(blockWith(doc, '• Count the pallets in the racking.\n• Record').kind).toBe('paragraph');
+    expect(blockWith(doc, 'Outbound orders picked before two o’clock\nleave').kind).toBe('paragraph');
+  });
+
   it('a chunk never splits a table row, and a chunk with rows starts with their header (default chunking)', async () => {
     const doc = await parse('tables.pdf');
     const chunks = await chunkDocument(doc, DEFAULT_CHUNKING, { tokenizer: wordCounter });

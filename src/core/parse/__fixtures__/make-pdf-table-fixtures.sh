@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates tables.pdf, the fixture of the PDF table detector (pdf-tables.ts): Chromium prints an HTML page made
-# here. Run once by hand; the output is committed and the tests never need Chromium. Needs: chromium, fonts-dejavu,
+# Regenerates the fixtures of the PDF table detector (pdf-tables.ts): tables.pdf, an HTML page made here and printed
+# by Chromium, and tables-gs.pdf, a PostScript page made here and distilled by ghostscript. Run once by hand; the
+# outputs are committed and the tests never need these tools. Needs: chromium, ghostscript, fonts-dejavu,
 # fonts-droid-fallback (Chinese; a TrueType font keeps the file small and its text layer free of Kangxi radicals).
+# tables.pdf:
 #   page 1: two tables (English, Russian and Chinese cells, right-aligned numbers) between paragraphs
 #   page 2: two-column prose in English and in Chinese (must stay prose)
 #   page 3: a bulleted list, a numbered list with wide marker gaps, a code block with a comment column (stay text)
@@ -146,4 +148,44 @@ EOF
 "$chromium" --headless --no-sandbox --disable-gpu --no-pdf-header-footer --print-to-pdf="$work/tables.pdf" \
   "file://$work/tables.html" >/dev/null 2>&1
 cp "$work/tables.pdf" "$here/tables.pdf"
-ls -l "$here/tables.pdf"
+
+# tables-gs.pdf: one page in Helvetica, each piece of text its own `show`: a table written column by column (as some
+# generators do), a bulleted list with a wide gap after the bullets, two-column prose written column after column.
+cat > "$work/tables-gs.ps" <<'EOF'
+%!PS
+/F { findfont exch scalefont setfont } def
+/S { moveto show } def
+16 /Helvetica-Bold F (Stock Report) 50 760 S
+10 /Helvetica F
+(Stock is counted every night. The figures below are the closing balance per) 50 735 S
+(warehouse, in pallets, after the last truck of the day has been unloaded.) 50 722 S
+% table drawn column by column (some generators write it so)
+10 /Helvetica-Bold F
+(Warehouse) 50 695 S
+10 /Helvetica F
+(Rotterdam North) 50 680 S (Hamburg Port) 50 665 S (Gdansk East) 50 650 S (Antwerp) 50 635 S
+10 /Helvetica-Bold F (Pallets) 200 695 S 10 /Helvetica F
+(1,240) 200 680 S (860) 200 665 S (312) 200 650 S (1,002) 200 635 S
+10 /Helvetica-Bold F (Free slots) 280 695 S 10 /Helvetica F
+(35) 280 680 S (120) 280 665 S (8) 280 650 S (64) 280 635 S
+10 /Helvetica-Bold F (Manager) 370 695 S 10 /Helvetica F
+(J. de Vries) 370 680 S (K. Schulz) 370 665 S (A. Nowak) 370 650 S (M. Peeters) 370 635 S
+(Balances are confirmed by the site manager before eight o'clock.) 50 610 S
+% a list with a tab-like gap
+(\267) 60 585 S (Count the pallets in the racking.) 75 585 S
+(\267) 60 571 S (Record damaged pallets separately.) 75 571 S
+(\267) 60 557 S (Send the count to the planning team.) 75 557 S
+% two-column prose, left column lines first, then right column
+(Inbound pallets are counted against the) 50 520 S
+(advance shipping notice before they are) 50 507 S
+(put away in the racking, and any missing) 50 494 S
+(pallet is reported on the same day.) 50 481 S
+(Outbound orders picked before two o'clock) 310 520 S
+(leave the warehouse on the same day, and) 310 507 S
+(every export pallet carries the ISPM 15) 310 494 S
+(mark and the consignee address label.) 310 481 S
+(Page 1) 290 40 S
+showpage
+EOF
+gs -q -dNOPAUSE -dBATCH -sDEVICE=pdfwrite -sOutputFile="$here/tables-gs.pdf" "$work/tables-gs.ps"
+ls -l "$here/tables.pdf" "$here/tables-gs.pdf"
