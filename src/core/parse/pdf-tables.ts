@@ -148,11 +148,8 @@ const CODE_SYMBOLS = /[=$;{}<>#\\|`_[\]^~@&]/g;
 function rejection(cells: string[][], widths: number[][], size: number, mono: boolean): string | undefined {
   const columns = cells[0]!.length;
   const column = (c: number): string[] => cells.map((r) => r[c]!).filter(Boolean);
+  if (mono) return 'code';
   if (column(0).every((t) => LIST_MARKER.test(t))) return 'list';
-  const text = cells.flat().join('');
-  const dense = (text.match(CODE_SYMBOLS)?.length ?? 0) / Math.max(1, text.replace(/\s/g, '').length);
-  if (mono || dense >= 0.08) return 'code';
-  for (let c = 1; c < columns; c++) if (column(c).length >= 2 && column(c).every((t) => COMMENT.test(t))) return 'code';
   let wide = 0;
   for (let c = 0; c < columns; c++) {
     const ws = widths.map((r) => r[c]!).filter((w) => w > 0);
@@ -164,7 +161,10 @@ function rejection(cells: string[][], widths: number[][], size: number, mono: bo
     if (cs.length > 0 && lower * 2 >= cs.length && median(cs.map((t) => t.split(' ').length)) >= 3) return 'prose column';
   }
   if (wide >= 2 && wide * 2 >= columns) return 'prose columns';
-  return undefined;
+  for (let c = 1; c < columns; c++) if (column(c).length >= 2 && column(c).every((t) => COMMENT.test(t))) return 'code';
+  const text = cells.flat().join('');
+  const dense = (text.match(CODE_SYMBOLS)?.length ?? 0) / Math.max(1, text.replace(/\s/g, '').length);
+  return dense >= 0.08 ? 'code' : undefined;
 }
 
 /**
@@ -231,11 +231,15 @@ function regionAt(rows: Row[], start: number, runs: readonly PdfTextRun[], mono:
   });
   // Lines with an empty first cell within a line's spacing of a line with one are more lines of its row's cells (a
   // wrapped cell; centred cells sit between its lines): each joins the nearest such line, the one above on a tie.
-  const anchors = lines.flatMap((l, k) => (l.line[0] ? [k] : []));
+  // Lines run top to bottom, so the nearest is the closest one above or below.
+  const above: (number | undefined)[] = [];
+  const below: (number | undefined)[] = [];
+  lines.forEach((l, k) => (above[k] = l.line[0] ? k : above[k - 1]));
+  for (let k = lines.length - 1; k >= 0; k--) below[k] = lines[k]!.line[0] ? k : below[k + 1];
   const owner = lines.map((l, k) => {
-    if (l.line[0] || anchors.length === 0) return k;
-    const near = anchors.reduce((a, b) => (Math.abs(lines[b]!.y - l.y) < Math.abs(lines[a]!.y - l.y) ? b : a));
-    return Math.abs(lines[near]!.y - l.y) <= lineGap ? near : k;
+    const dist = (a: number | undefined): number => (a === undefined ? Infinity : Math.abs(lines[a]!.y - l.y));
+    const near = dist(above[k]) <= dist(below[k]) ? above[k] : below[k];
+    return near !== undefined && dist(near) <= lineGap ? near : k;
   });
   const cells: string[][] = [];
   const widths: number[][] = [];
