@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../core.js';
+import { maintainIndexes } from '../services/indexing.js';
 import { errorCode, fixtureModels, openTestCore } from '../test-support.js';
+import { analyzeForIndex } from '../text/analyzer.js';
+import { rankKbs } from './search-service.js';
 
 let core: Core;
 
@@ -156,5 +159,32 @@ describe('validation and cross-KB search', () => {
     const scoped = core.clientFor({ owner: false, read: new Set(['other']), write: new Set() });
     const res = await scoped.search({ query: 'customs', mode: 'fts', top_k: 10 });
     expect(res.hits.every((h) => h.kb_id === 'other')).toBe(true);
+  });
+});
+
+describe('full-text hits read with the ranking', () => {
+  const hitsOf = async (query: string, withRows: boolean) => {
+    const kb = core.ctx.store.registry.get('mixed');
+    const r = await rankKbs(core.ctx, [{ kb, where: undefined }], query, analyzeForIndex(query), 'fts', 50, 'adaptive', withRows);
+    const refs = r.refs.slice(0, 10);
+    return { carried: refs.filter((x) => x.row).length, hits: await r.snapshots.get('mixed')!.hydrate(refs) };
+  };
+
+  it('are the hits a fetch after ranking gives, on an up-to-date index and with writes not yet folded in', async () => {
+    await maintainIndexes(core.ctx, 'mixed', true);
+    for (const stage of ['indexed', 'pending']) {
+      if (stage === 'pending')
+        await core.client.addDocument({ kb_id: 'mixed', doc_id: 'en-customs-late', content: 'Late customs note: goods wait at customs.' });
+      for (const q of ['customs goods', 'таможня товаров', '退货', 'heart patients']) {
+        const read = await hitsOf(q, true);
+        const fetched = await hitsOf(q, false);
+        expect(read.hits, `${stage}: ${q}`).toEqual(fetched.hits);
+        expect(fetched.carried).toBe(0);
+        if (stage === 'indexed') expect(read.carried, `${stage}: ${q}`).toBe(read.hits.length);
+      }
+    }
+    const late = await hitsOf('late customs note', true);
+    expect(late.hits[0]?.doc_id).toBe('en-customs-late');
+    await core.client.deleteDocument({ kb_id: 'mixed', doc_id: 'en-customs-late' });
   });
 });

@@ -88,6 +88,8 @@ export interface MultiRanking {
  * evaluation asks for 100+). Full-text scores use the KBs' summed statistics (lexical-rank.ts); vector
  * candidates of KBs on the same model are merged by cosine similarity; hybrid fuses the merged lexical
  * ranking with each model's merged vector ranking once, so a collection split over KBs ranks as it does in one.
+ * `withRows`: full-text candidates carry their hit columns (one read instead of a ranking then a fetch; for
+ * full-text search, where the lists are short and their head becomes the hits).
  */
 export async function rankKbs(
   ctx: CoreContext,
@@ -97,6 +99,7 @@ export async function rankKbs(
   mode: SearchMode,
   depth: number,
   fusion: FusionMethod,
+  withRows = false,
 ): Promise<MultiRanking> {
   const terms = queryTerms(analyzed);
   const queryVectors = new Map<string, Promise<Float32Array>>();
@@ -114,7 +117,7 @@ export async function rankKbs(
       // Candidates come from the index's own ranking: fetch deeper where its statistics may be off.
       const lexDepth = targets.length > 1 || table.needsUpkeep ? depth * 2 : depth;
       const [lexical, vector] = await Promise.all([
-        mode === 'vector' ? undefined : snap.lexicalPart(terms, lexDepth, where),
+        mode === 'vector' ? undefined : snap.lexicalPart(terms, lexDepth, where, withRows),
         embedder ? vectorRefs(embedder, snap, table.dim, query, depth, where, mode, queryVectors, whys) : Promise.resolve(undefined),
       ]);
       // A table left with unindexed rows (a crash, an older version) gets its upkeep.
@@ -248,6 +251,7 @@ export async function search(ctx: CoreContext, input: ParsedInput<'search'>, opt
     input.mode,
     depth,
     options.fusion ?? 'adaptive',
+    input.mode === 'fts' && depth <= 200,
   );
   // Only what can reach the answer is fetched: top_k, or the rerank pool.
   const count = input.use_rerank ? Math.max(input.top_k * 4, 20) : input.top_k;

@@ -1,5 +1,6 @@
 import type { Table } from '@lancedb/lancedb';
 import { emptyStats, termFrequencies, type LexStats } from './bm25.js';
+import { READ_COLUMNS } from './chunk-rows.js';
 
 /**
  * Full-text ranking that is right after every write, whatever state LanceDB's index is in.
@@ -31,6 +32,8 @@ export interface LexCandidate {
   rowid?: bigint;
   tf: Map<string, number>;
   dl: number;
+  /** The row's readable columns, when the caller asked for them (it then needs no second read for hits). */
+  row?: Raw;
 }
 
 export interface LexicalPart {
@@ -40,12 +43,15 @@ export interface LexicalPart {
 }
 
 const CANDIDATE_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index', 'fts'];
+/** Candidate columns plus what a hit shows (text, location, metadata): one read instead of a ranking then a fetch. */
+const CANDIDATE_ROW_COLUMNS = [...new Set([...CANDIDATE_COLUMNS, ...READ_COLUMNS])];
 const FTS_COLUMN = { columns: ['fts'] };
 
-function candidate(r: Raw, terms: ReadonlySet<string>): LexCandidate {
+function candidate(r: Raw, terms: ReadonlySet<string>, withRow = false): LexCandidate {
   const { tf, dl } = termFrequencies(String(r.fts ?? ''), terms);
   const c: LexCandidate = { chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), chunk_index: Number(r.chunk_index), tf, dl };
   if (typeof r._rowid === 'bigint') c.rowid = r._rowid;
+  if (withRow) c.row = r;
   return c;
 }
 
@@ -53,6 +59,12 @@ function candidate(r: Raw, terms: ReadonlySet<string>): LexCandidate {
 export interface LexicalView {
   watermark: bigint;
   epoch: number;
+  /**
+   * Every row of the pinned version is below the watermark (nothing written since the index was brought up to
+   * date): the delta is known to be empty, so it is not scanned and the index is read without a row filter.
+   * Known from this process's own commits (one owner writes a data dir: the writer lock).
+   */
+  complete: boolean;
 }
 
 /**
@@ -133,13 +145,19 @@ export class LexicalIndex {
         }
       }
     }
-    return { watermark: this.watermark, epoch: this.epoch };
+    return { watermark: this.watermark, epoch: this.epoch, complete: this.watermark > 0n && !this.dirty };
+  }
+
+  /** The row filter selecting the indexed part of a view (none when every row is indexed). */
+  private static below(view: LexicalView): string | undefined {
+    return view.complete ? undefined : `_rowaddr < ${view.watermark}`;
   }
 
   private async indexedBase(table: Table, view: LexicalView): Promise<{ docs: number; tokens: number }> {
     if (this.base?.epoch === view.epoch) return this.base;
-    const below = `_rowaddr < ${view.watermark}`;
-    const [docs, lengths] = await Promise.all([table.countRows(below), table.query().where(below).select(['fts_len']).toArrow()]);
+    const below = LexicalIndex.below(view);
+    const lengthsQuery = table.query().select(['fts_len']);
+    const [docs, lengths] = await Promise.all([table.countRows(below), (below ? lengthsQuery.where(below) : lengthsQuery).toArrow()]);
     let tokens = 0;
     const col = lengths.getChild('fts_len');
     if (col) for (const v of col) tokens += Number(v ?? 0);
@@ -152,11 +170,10 @@ export class LexicalIndex {
   private async indexedDf(table: Table, view: LexicalView, term: string, docs: number): Promise<number> {
     const hit = this.df.get(term);
     if (hit?.epoch === view.epoch) return hit.n;
-    const rows = await table
-      .query()
-      .fullTextSearch(term, FTS_COLUMN)
-      .fastSearch()
-      .where(`_rowaddr < ${view.watermark}`)
+    const below = LexicalIndex.below(view);
+    let q = table.query().fullTextSearch(term, FTS_COLUMN).fastSearch();
+    if (below) q = q.where(below);
+    const rows = await q
       .select(['_score'])
       .limit(docs + 1)
       .toArrow();
@@ -170,15 +187,16 @@ export class LexicalIndex {
   /**
    * Statistics of the whole table for `terms` and the rows holding any of them that pass `where`: every such
    * row of the delta, and the index's best `depth` (by its own, possibly stale, scores) of the indexed part.
-   * `table` is pinned at the version `view` was taken for.
+   * `table` is pinned at the version `view` was taken for. With `withRows`, candidates of the indexed part carry
+   * their readable columns (worth it when few candidates are fetched and most become hits: full-text mode).
    */
-  async part(table: Table, view: LexicalView, terms: string[], depth: number, where?: string): Promise<LexicalPart> {
+  async part(table: Table, view: LexicalView, terms: string[], depth: number, where?: string, withRows = false): Promise<LexicalPart> {
     const stats = emptyStats();
     if (terms.length === 0) return { stats, candidates: [] };
     const termSet = new Set(terms);
     const [delta, indexed] = await Promise.all([
-      scanDelta(table, termSet, view.watermark, where),
-      view.watermark > 0n ? this.indexedPart(table, view, terms, termSet, depth, where) : undefined,
+      view.complete ? { docs: 0, tokens: 0, df: new Map<string, number>(), candidates: [] } : scanDelta(table, termSet, view.watermark, where),
+      view.watermark > 0n ? this.indexedPart(table, view, terms, termSet, depth, where, withRows) : undefined,
     ]);
     stats.docs = delta.docs + (indexed?.docs ?? 0);
     stats.tokens = delta.tokens + (indexed?.tokens ?? 0);
@@ -186,24 +204,30 @@ export class LexicalIndex {
     return { stats, candidates: [...(indexed?.candidates ?? []), ...delta.candidates] };
   }
 
-  private async indexedPart(table: Table, view: LexicalView, terms: string[], termSet: ReadonlySet<string>, depth: number, where?: string) {
+  private async indexedPart(
+    table: Table,
+    view: LexicalView,
+    terms: string[],
+    termSet: ReadonlySet<string>,
+    depth: number,
+    where: string | undefined,
+    withRows: boolean,
+  ) {
     const base = await this.indexedBase(table, view);
     const df = new Map<string, number>();
     if (base.docs > 0) await Promise.all(terms.map(async (t) => df.set(t, await this.indexedDf(table, view, t, base.docs))));
-    const below = `_rowaddr < ${view.watermark}`;
+    const below = LexicalIndex.below(view);
+    const filter = below && where ? `${below} AND (${where})` : (below ?? where);
+    const search = table.query().fullTextSearch(terms.join(' '), FTS_COLUMN).fastSearch();
     const rows =
       base.docs === 0
         ? []
-        : ((await table
-            .query()
-            .fullTextSearch(terms.join(' '), FTS_COLUMN)
-            .fastSearch()
-            .where(where ? `${below} AND (${where})` : below)
-            .select([...CANDIDATE_COLUMNS, '_score'])
+        : ((await (filter ? search.where(filter) : search)
+            .select([...(withRows ? CANDIDATE_ROW_COLUMNS : CANDIDATE_COLUMNS), '_score'])
             .withRowId()
             .limit(depth)
             .toArray()) as Raw[]);
-    return { docs: base.docs, tokens: base.tokens, df, candidates: rows.map((r) => candidate(r, termSet)) };
+    return { docs: base.docs, tokens: base.tokens, df, candidates: rows.map((r) => candidate(r, termSet, withRows)) };
   }
 }
 

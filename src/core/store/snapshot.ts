@@ -22,8 +22,8 @@ export class TableSnapshot {
   ) {}
 
   /** What an exact BM25 ranking needs from this snapshot (see lexical-index.ts). */
-  lexicalPart(terms: string[], depth: number, where?: string): Promise<LexicalPart> {
-    return this.lexical.part(this.handle, this.view, terms, depth, where);
+  lexicalPart(terms: string[], depth: number, where?: string, withRows = false): Promise<LexicalPart> {
+    return this.lexical.part(this.handle, this.view, terms, depth, where, withRows);
   }
 
   /** Nearest chunks by cosine similarity; through the ANN index when there is one, unless `exact`. */
@@ -50,10 +50,12 @@ export class TableSnapshot {
    * Full rows for ranked refs, in the refs' order, carrying their scores. Rows are taken by row id (no scan);
    * a row id that no longer holds its chunk (the table was compacted in between) is looked up by chunk_id.
    */
-  async hydrate(refs: Array<{ chunk_id: string; score: number; rowid?: bigint }>): Promise<StoredChunk[]> {
+  async hydrate(refs: Array<{ chunk_id: string; score: number; rowid?: bigint; row?: Raw }>): Promise<StoredChunk[]> {
     if (refs.length === 0) return [];
     const byId = new Map<string, Raw>();
-    const withRowIds = refs.filter((r) => r.rowid !== undefined);
+    // Rows read with the ranking (full-text candidates, same snapshot) need no second read.
+    for (const r of refs) if (r.row) byId.set(r.chunk_id, r.row);
+    const withRowIds = refs.filter((r) => r.rowid !== undefined && !r.row);
     if (withRowIds.length) {
       try {
         const taken = (await this.handle
