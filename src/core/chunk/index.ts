@@ -8,7 +8,7 @@ import { byPage } from './pages.js';
 import { semanticStrategy } from './semantic.js';
 import { sentenceStrategy } from './sentence.js';
 import type { SizeLimits, Span } from './span.js';
-import { TokenCost } from './span.js';
+import { spanText, TokenCost } from './span.js';
 import { tokenStrategy } from './token.js';
 import type { ChunkContext, ChunkDraft, Chunker } from './types.js';
 import { wholeStrategy } from './whole.js';
@@ -65,7 +65,7 @@ export async function chunkDocumentWithWarnings(doc: ParsedDocument, config: Chu
   const spans = config.strategy === 'whole' ? await run(doc) : await byPage(doc, run);
   const locate = createLocator(doc);
   const chunks = spans.map((span, i): ChunkDraft => {
-    const text = doc.text.slice(span.start, span.end);
+    const text = spanText(doc.text, span);
     return { chunk_index: i, text, characters: text.length, tokens: span.tokens, location: locate(span.start, span.end) };
   });
   return { chunks, warnings: [...new Set(warnings)] };

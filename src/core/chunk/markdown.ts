@@ -3,6 +3,7 @@ import type { Unit } from './pack.js';
 import { packUnits, rangesToUnits } from './pack.js';
 import type { Range } from './segment.js';
 import { lineRanges, sentenceRanges } from './segment.js';
+import { tableUnits } from './table.js';
 import type { SizeLimits, Span, TokenCost } from './span.js';
 import { trimRange } from './span.js';
 
@@ -45,7 +46,8 @@ function blockPieces(text: string, b: ParsedBlock, s: number, e: number): Range[
  * one stays with it), so a chunk that begins a section begins with its heading and never holds another section's
  * text. A change of heading path between blocks is a section boundary too, and so is the start of each table row group
  * (parsers cut tables into row groups that repeat the header). Oversized blocks are cut by sentences
- * (lines for code, tables and lists), oversized sentences by tokens. Overlap repeats whole trailing units within a
+ * (lines for code and lists), oversized tables into row groups that each start with the table's head (see
+ * tableUnits: later groups repeat it, so their chunk text is the head plus a range), oversized sentences by tokens. Overlap repeats whole trailing units within a
  * section only. Documents without headings (html, docx, pdf) get plain block packing.
  */
 export function markdownStrategy(doc: ParsedDocument, limits: SizeLimits, tc: TokenCost): Span[] {
@@ -80,7 +82,10 @@ export function markdownStrategy(doc: ParsedDocument, limits: SizeLimits, tc: To
       blockUnits = rangesToUnits(text, [[s, e]], limits, tc, boundary);
     } else {
       // Too big for a chunk, or for the chunk its heading opened: cut it so its start can follow the heading.
-      blockUnits = rangesToUnits(text, blockPieces(text, b, s, e), limits, tc, boundary);
+      // A table is cut into row groups that each start with its head (repeated over the later ones).
+      blockUnits =
+        (b.kind === 'table' ? tableUnits(text, s, e, limits, tc, budget - chainCost, boundary) : undefined) ??
+        rangesToUnits(text, blockPieces(text, b, s, e), limits, tc, boundary);
     }
     units.push(...blockUnits);
 

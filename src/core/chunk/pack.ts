@@ -11,6 +11,11 @@ export interface Unit {
   cost: number;
   /** A chunk must start at this unit, and no overlap is carried into it (section starts, semantic cuts). */
   breakBefore?: boolean;
+  /**
+   * Text the chunk starting at this unit opens with, before the unit's own text (a table's head repeated over a later
+   * row group). Only on units with `breakBefore`, which always start their chunk and are never carried as overlap.
+   */
+  prefix?: string;
 }
 
 /**
@@ -59,11 +64,11 @@ export function packUnits(text: string, units: Unit[], limits: SizeLimits, tc: T
     while (i < next && sum(i, next + 1) > budget) i++;
     const limit = nextBreak[next] as number;
     let j = Math.min(limit, Math.max(next + 1, upperBound(prefix, (prefix[i] as number) + budget, next + 1, n + 1) - 1));
-    let span = makeSpan(text, (units[i] as Unit).start, (units[j - 1] as Unit).end, tc);
+    let span = makeSpan(text, (units[i] as Unit).start, (units[j - 1] as Unit).end, tc, (units[i] as Unit).prefix);
     while (span && span.tokens > limits.size && (i < next || j > next + 1)) {
       if (i < next) i++;
       else j--;
-      span = makeSpan(text, (units[i] as Unit).start, (units[j - 1] as Unit).end, tc);
+      span = makeSpan(text, (units[i] as Unit).start, (units[j - 1] as Unit).end, tc, (units[i] as Unit).prefix);
     }
     if (span) out.push(span);
     next = j;

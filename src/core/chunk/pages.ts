@@ -50,7 +50,7 @@ export async function byPage(doc: ParsedDocument, strategy: (doc: ParsedDocument
   const out: Span[] = [];
   for (const r of regions) {
     for (const span of await strategy(subDocument(doc, r.start, r.end))) {
-      out.push({ start: span.start + r.start, end: span.end + r.start, tokens: span.tokens });
+      out.push({ ...span, start: span.start + r.start, end: span.end + r.start });
     }
   }
   return out;

@@ -4,8 +4,19 @@ import type { TokenCounter } from './types.js';
 export interface Span {
   start: number;
   end: number;
-  /** `tokenizer.count` of `text.slice(start, end)`. */
+  /** `tokenizer.count` of the chunk's text (`spanText`). */
   tokens: number;
+  /**
+   * Text the chunk repeats before its range, joined by a line break: the head of a table whose later rows the chunk
+   * holds. The chunk's text is then not a slice of the document; its location is still the range.
+   */
+  prefix?: string;
+}
+
+/** A span's chunk text: its prefix (if any), a line break, and its range of `text`. */
+export function spanText(text: string, span: Pick<Span, 'start' | 'end' | 'prefix'>): string {
+  const own = text.slice(span.start, span.end);
+  return span.prefix === undefined ? own : `${span.prefix}\n${own}`;
 }
 
 /** Chunk size limits shared by the strategies: `size` and `overlap` in tokens of the KB's tokenizer. */
@@ -53,11 +64,13 @@ export class TokenCost {
   }
 }
 
-/** The trimmed span of [start, end), or undefined when it is only whitespace. */
-export function makeSpan(text: string, start: number, end: number, tc: TokenCost): Span | undefined {
+/** The trimmed span of [start, end) (after `prefix`, if given), or undefined when it is only whitespace. */
+export function makeSpan(text: string, start: number, end: number, tc: TokenCost, prefix?: string): Span | undefined {
   const [s, e] = trimRange(text, start, end);
   if (s >= e) return undefined;
-  return { start: s, end: e, tokens: tc.count(text.slice(s, e)) };
+  const span: Span = prefix === undefined ? { start: s, end: e, tokens: 0 } : { start: s, end: e, tokens: 0, prefix };
+  span.tokens = tc.count(spanText(text, span));
+  return span;
 }
 
 /** Index of the first element of ascending `arr[lo, hi)` that is >= value (hi when none). */
