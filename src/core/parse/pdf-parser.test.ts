@@ -11,7 +11,7 @@ import { wordCounter } from '../chunk/test-support.js';
 import { buildFixtureModel } from '../embed/fixture-model.js';
 import { resolveModelSpec } from '../embed/model-spec.js';
 import { loadModelTokenCounter } from '../embed/token-counter.js';
-import { pdfParser, WARNING_NO_TEXT_LAYER } from './pdf-parser.js';
+import { loadPdfJs, pdfParser, WARNING_NO_TEXT_LAYER } from './pdf-parser.js';
 import { blockWith, expectConsistent, fixture } from './test-support.js';
 
 const parse = (name: string) => pdfParser.parse({ data: fixture(name), filename: name });
@@ -66,6 +66,23 @@ describe('pdf parser', () => {
     expect(blockWith(doc, '所有进口货物必须在到港前向海关申报').page).toBe(1);
     expect(blockWith(doc, '客户可以在收货后三十天内申请退货').page).toBe(2);
     expect(doc.blocks.find((b) => b.text === '退货政策')).toMatchObject({ kind: 'heading', page: 2 });
+  });
+
+  it('reads CJK radicals of the text layer as their ideographs (chinese-radicals.pdf: Chromium, Noto Sans CJK SC)', async () => {
+    // The font shares glyphs between radicals and ideographs, so pdf.js itself reads radicals.
+    const { pdfjs } = await loadPdfJs();
+    const raw = await pdfjs.getDocument({ data: new Uint8Array(fixture('chinese-radicals.pdf')), verbosity: 0 }).promise;
+    const rawText = ((await (await raw.getPage(2)).getTextContent()).items as Array<{ str?: string }>).map((i) => i.str ?? '').join('');
+    await raw.destroy();
+    expect(rawText).toContain('⿅特丹'); // Kangxi Radicals
+    expect(rawText).toContain('⻔到⻔'); // CJK Radicals Supplement
+    const doc = await parse('chinese-radicals.pdf');
+    expectConsistent(doc);
+    expect(doc.text).not.toMatch(/[\u2e80-\u2fdf]/);
+    expect(blockWith(doc, '从上海到鹿特丹的海运大约需要三十天。').page).toBe(2);
+    expect(blockWith(doc, '电子产品和汽车零件用集装箱运输，门到门服务由长江航运公司提供。').page).toBe(2);
+    expect(blockWith(doc, '冷藏箱里的鱼和马肉要在港口检验。').page).toBe(2);
+    expect(blockWith(doc, '所有进口货物必须在到港前向海关申报').page).toBe(1);
   });
 
   it('flags a scanned PDF without a text layer', async () => {

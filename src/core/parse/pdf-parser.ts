@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Metadata } from '../../shared/contract/index.js';
+import { foldCjkRadicals } from '../text/cjk-radicals.js';
 import { assembleDocument, HeadingTracker, type BlockDraft } from './assemble.js';
 import { parseFailed } from './parse-errors.js';
 import { headingLevels, linesToParagraphs, runsToLines, type PdfParagraph, type PdfTextRun } from './pdf-layout.js';
@@ -112,7 +113,13 @@ export const pdfParser: Parser = {
         try {
           const page = await doc.getPage(n);
           const content = await page.getTextContent();
-          const runs = content.items.filter((it): it is PdfTextRun & typeof it => 'str' in it);
+          // CJK fonts that share a glyph between a radical and its ideograph make pdf.js read radicals (⿅特丹).
+          const runs = content.items
+            .filter((it): it is PdfTextRun & typeof it => 'str' in it)
+            .map((it) => {
+              const str = foldCjkRadicals(it.str);
+              return str === it.str ? it : { ...it, str };
+            });
           const onPage = pageItems(runs, content.styles, n);
           // No text layer, or one that is only noise: the page is left to OCR (its noise is not indexed).
           const layer = onPage.length === 0 ? 'empty' : textLayerVerdict(onPage.map(itemText).join('\n'));

@@ -1,7 +1,8 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../core.js';
 import { maintainIndexes } from '../services/indexing.js';
-import { errorCode, fixtureModels, openTestCore } from '../test-support.js';
+import { errorCode, FIXTURES, fixtureModels, openTestCore } from '../test-support.js';
 import { analyzeForIndex } from '../text/analyzer.js';
 import { rankKbs } from './search-service.js';
 
@@ -79,6 +80,30 @@ describe('full-text search in one KB holding three languages', () => {
     expect(res).toMatchObject({ mode: 'fts', reranked: false });
     expect(res.hits[0]).toMatchObject({ kb_id: 'mixed', doc_id: 'en-shipping', chunk_index: 0, title: 'Shipping' });
     expect(res.hits[0]!.metadata).toMatchObject({ lang: 'en' });
+  });
+});
+
+describe('a PDF whose text layer holds CJK radicals (Chromium + Noto Sans CJK SC)', () => {
+  it('finds the page by the ideographs or by the radicals, and the hit reads in ideographs', async () => {
+    const { model } = await fixtureModels();
+    await core.client.createKb({ kb_id: 'radicals', embedding_model: model });
+    await core.client.addFile({ kb_id: 'radicals', path: path.join(FIXTURES, 'chinese-radicals.pdf') });
+    // pdf.js reads 鹿特丹 as ⿅特丹 (Kangxi), 电子 as 电⼦, 门到门 as ⻔到⻔ and 汽车 as 汽⻋ (the supplement).
+    const cases: Array<[query: string, shown: string]> = [
+      ['鹿特丹', '鹿特丹'],
+      ['电子', '电子'],
+      ['门到门', '门到门'],
+      ['汽车', '汽车'],
+      ['⿅特丹', '鹿特丹'],
+      ['⻔到⻔', '门到门'],
+    ];
+    for (const mode of ['fts', 'hybrid'] as const) {
+      for (const [query, shown] of cases) {
+        const hit = (await core.client.search({ query, kb_ids: ['radicals'], mode })).hits[0];
+        expect(hit?.location.page, `${mode} ${query}`).toBe(2);
+        expect(hit!.text, `${mode} ${query}`).toContain(shown);
+      }
+    }
   });
 });
 

@@ -18,6 +18,13 @@ describe('analyzeTokens', () => {
     expect(analyzeTokens('и в на ёлка')).toEqual(['елк']);
   });
 
+  it('reads CJK radicals as their ideographs, so text and queries with either meet', () => {
+    // Kangxi (⿅ ⼦) NFKC already folded; supplement radicals (⻔ ⻓ ⻋) only the radical table folds.
+    expect(analyzeTokens('⿅特丹 电⼦ ⻔到⻔ ⻓江 汽⻋')).toEqual(analyzeTokens('鹿特丹 电子 门到门 长江 汽车'));
+    const doc = new Set(analyzeTokens('电子产品和汽⻋零件用集装箱运输，⻔到⻔服务由⻓江航运公司提供。'));
+    for (const q of ['门到门', '长江', '汽车', '⻔到⻔']) for (const t of analyzeTokens(q)) expect(doc.has(t), q).toBe(true);
+  });
+
   it('indexes Chinese as character unigrams and bigrams so a 2-character query matches', () => {
     expect(analyzeTokens('海关退货')).toEqual(['海', '海关', '关', '关退', '退', '退货', '货']);
     const doc = new Set(analyzeTokens('请联系海关办理退货手续'));

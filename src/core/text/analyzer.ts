@@ -1,5 +1,6 @@
 import { stemmer as stemEnglish } from '@orama/stemmers/english';
 import { stemmer as stemRussian } from '@orama/stemmers/russian';
+import { foldCjkRadicals } from './cjk-radicals.js';
 import { ENGLISH_STOP_WORDS, RUSSIAN_STOP_WORDS } from './stopwords.js';
 
 /**
@@ -8,7 +9,8 @@ import { ENGLISH_STOP_WORDS, RUSSIAN_STOP_WORDS } from './stopwords.js';
  * - Latin: lowercase, Lucene's English stop words, English (Porter) stemming.
  * - Cyrillic: lowercase, ё→е, Russian stop words, Snowball Russian stemming, plus a 5-letter prefix of the
  *   stem so that alternating stems of one word family ("таможн-", "таможен-") still meet.
- * - Han / kana / Hangul: overlapping character unigrams and bigrams (a 2-character query matches).
+ * - Han / kana / Hangul: overlapping character unigrams and bigrams (a 2-character query matches); CJK radicals
+ *   (⿅, ⻔: what PDFs printed with some CJK fonts hold) count as their ideographs (鹿, 门).
  * - digits and other scripts: lowercased as they are.
  * The output is a space-separated token string; the store indexes it with a plain whitespace tokenizer,
  * and queries go through this same function, so both sides always agree.
@@ -68,7 +70,8 @@ function analyzeWord(word: string, out: string[]): void {
 /** Analyze text into index tokens (see the module comment). */
 export function analyzeTokens(text: string): string[] {
   const out: string[] = [];
-  const lower = text.normalize('NFKC').toLowerCase();
+  // NFKC folds full-width forms and the Kangxi radicals; the supplement radicals need their table.
+  const lower = foldCjkRadicals(text.normalize('NFKC')).toLowerCase();
   for (const m of lower.matchAll(WORD)) {
     const word = m[0];
     if (!CJK.test(word)) {

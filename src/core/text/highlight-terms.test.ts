@@ -27,6 +27,9 @@ describe('markRanges', () => {
     expect(marked('税', '关税和税费')).toEqual(['税', '税']);
     // A character outside the BMP counts as one character (two UTF-16 units).
     expect(marked('𠀀好', 'x𠀀好y')).toEqual(['𠀀好']);
+    // CJK radicals (as PDFs printed with some CJK fonts hold them) meet their ideographs either way.
+    expect(marked('⻔到⻔', '门到门服务')).toEqual(['门到门']);
+    expect(marked('门到门', '⻔到⻔服务')).toEqual(['⻔到⻔']);
   });
 
   it('mixed scripts in one word, numbers, and nothing for a query of stop words', () => {

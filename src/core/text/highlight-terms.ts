@@ -1,6 +1,7 @@
 import { stemmer as stemEnglish } from '@orama/stemmers/english';
 import { stemmer as stemRussian } from '@orama/stemmers/russian';
 import { analyzeTokens } from './analyzer.js';
+import { foldCjkRadicals } from './cjk-radicals.js';
 import { ENGLISH_HIGHLIGHT_STOP_WORDS } from './highlight-stopwords.js';
 import { ENGLISH_STOP_WORDS, RUSSIAN_STOP_WORDS } from './stopwords.js';
 
@@ -44,7 +45,7 @@ interface QueryTerms {
 
 function queryTerms(query: string): QueryTerms {
   const q: QueryTerms = { tokens: new Set(), bigrams: new Set(), singles: new Set() };
-  const lower = query.normalize('NFKC').toLowerCase();
+  const lower = foldCjkRadicals(query.normalize('NFKC')).toLowerCase();
   for (const m of lower.matchAll(CJK_RUN)) {
     const chars = Array.from(m[0]);
     if (chars.length === 1) q.singles.add(chars[0]!);
@@ -92,7 +93,8 @@ function markCjk(run: string, offset: number, q: QueryTerms, out: MarkRange[]): 
 export function markRanges(query: string, text: string, q: QueryTerms = queryTerms(query)): MarkRange[] {
   if (q.tokens.size + q.bigrams.size + q.singles.size === 0 || !text) return [];
   const out: MarkRange[] = [];
-  for (const m of text.matchAll(WORD)) {
+  // CJK radicals (symbols, not letters) read as their ideographs; one UTF-16 unit each way, so offsets hold.
+  for (const m of foldCjkRadicals(text).matchAll(WORD)) {
     const word = m[0];
     const start = m.index;
     if (!CJK_CHAR.test(word)) {
@@ -120,7 +122,7 @@ export function markRanges(query: string, text: string, q: QueryTerms = queryTer
 function legacyTerms(query: string): Pick<HighlightTerms, 'prefixes' | 'exact'> {
   const prefixes = new Set<string>();
   const exact = new Set<string>();
-  const lower = query.normalize('NFKC').toLowerCase();
+  const lower = foldCjkRadicals(query.normalize('NFKC')).toLowerCase();
   for (const m of lower.matchAll(CJK_RUN)) exact.add(m[0]);
   for (const m of lower.replace(CJK_RUN, ' ').matchAll(WORD)) {
     const word = m[0];
