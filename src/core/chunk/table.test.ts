@@ -6,17 +6,21 @@ import { DEFAULT_CHUNKING } from '../../shared/contract/index.js';
 import { buildFixtureModel } from '../embed/fixture-model.js';
 import { resolveModelSpec } from '../embed/model-spec.js';
 import { loadModelTokenCounter } from '../embed/token-counter.js';
-import { tableToBlocks } from '../parse/table-markdown.js';
+import { ROW_GROUP_TOKENS, tableToBlocks } from '../parse/table-markdown.js';
 import type { ParsedDocument } from '../parse/types.js';
 import { estimateTokenCounter } from './estimate.js';
 import { chunkDocument } from './index.js';
 import { buildDoc, expectCoverage, expectValidChunks, wordCounter } from './test-support.js';
 import type { ChunkDraft, TokenCounter } from './types.js';
 
-const HEADER = ['Lot', 'Weight t', 'Value €', 'Gate/slot', 'Seal'];
+const HEADER = ['Lot', 'Weight t', 'Value €', 'Gate/slot', 'Терминал'];
+const TERMINALS = ['Северный терминал', 'Kaliningrad-Sortirovochny', 'Qingdao (青岛) CNTAO-GBFXT'];
 const HEADER_ROW = `| ${HEADER.join(' | ')} |`;
 
-/** Number- and code-heavy rows: the parser's characters ÷ 4 sizing counts them far below what a tokenizer does. */
+/**
+ * Number- and code-heavy rows (the parser's old characters ÷ 4 sizing counted them far below any tokenizer), with
+ * names the fixture model's small vocabulary cuts into many pieces (it counts them above the estimate).
+ */
 function ledger(rows: number): string[][] {
   return [
     HEADER,
@@ -25,7 +29,7 @@ function ledger(rows: number): string[][] {
       `${12 + i}.5`,
       `3,${400 + i}.${i % 10}0`,
       `A-${17 + i}/B-${i % 7}`,
-      `S#${1000 + i}-X/${i % 3}`,
+      TERMINALS[i % 3]!,
     ]),
   ];
 }
@@ -71,10 +75,10 @@ describe('markdown strategy: tables bigger than the parser thought', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it('the parser groups such rows over the default chunk size of the estimate and of the fixture model', () => {
+  it('the parser sizes row groups by the estimate; the fixture model counts them over the default chunk size', () => {
     const groups = tableDoc(60).blocks.filter((b) => b.kind === 'table');
     expect(groups.length).toBeGreaterThan(1);
-    expect(Math.max(...groups.map((g) => estimateTokenCounter.count(g.text)))).toBeGreaterThan(DEFAULT_CHUNKING.chunk_size);
+    expect(Math.max(...groups.map((g) => estimateTokenCounter.count(g.text)))).toBeLessThanOrEqual(ROW_GROUP_TOKENS);
     expect(Math.max(...groups.map((g) => model.count(g.text)))).toBeGreaterThan(DEFAULT_CHUNKING.chunk_size);
   });
 
@@ -98,7 +102,7 @@ describe('markdown strategy: tables bigger than the parser thought', () => {
     const repeated = chunks.filter((c) => c.text !== doc.text.slice(c.location.char_start, c.location.char_end));
     expect(repeated.length).toBeGreaterThan(3);
     for (const c of repeated) {
-      expect(c.text.startsWith(`${HEADER_ROW}\n| --- |`)).toBe(true);
+      expect(c.text.startsWith(`${HEADER_ROW}\n`)).toBe(true);
       expect(doc.text.slice(c.location.char_start, c.location.char_start! + 3)).toMatch(/^\| \d/);
     }
   });

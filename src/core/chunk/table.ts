@@ -19,8 +19,9 @@ export function tableHead(text: string, lines: readonly Range[]): Range | undefi
  * tokenizer or a smaller chunk size may count more): its body rows in groups that each fit a chunk together with the
  * table's head. The first group starts at the head in the text (within `room`, what a heading before it leaves);
  * every later group is a chunk of its own with the head as its `prefix`, so each chunk of the table starts with its
- * header row and no row is cut. A row too big for a chunk with the head gets the header row alone; one too big even
- * so (or the first row, when the head and it do not fit) is cut into token windows.
+ * header row and no row is cut. When the head and the first row do not fit one chunk, the head is a unit of its own
+ * and the first row a group like the later ones. A row too big for a chunk with the head gets the header row alone;
+ * one too big even so is cut into token windows.
  * Undefined when the block is not a Markdown table with a head: the caller cuts it by lines.
  */
 export function tableUnits(
@@ -48,16 +49,27 @@ export function tableUnits(
   // A row too big for a chunk with the whole head repeats the header row alone (without the delimiter row).
   const prefixes = [head, text.slice(lines[0]![0], lines[0]![1])];
   const flush = (): void => {
-    const first = units.length === 0;
+    if (units.length === 0) {
+      const cost = tc.cost(text.slice(groupStart, groupEnd));
+      if (cost <= budget) {
+        units.push({ start: groupStart, end: groupEnd, cost, breakBefore });
+        return;
+      }
+      // The head and the first row do not fit one chunk: the head goes alone (it may join the text before it) and
+      // the row follows with the head repeated, like any later group.
+      units.push({ start: headRange[0], end: headRange[1], cost: headCost, breakBefore });
+      groupStart = lines[2]![0];
+    }
     const body = text.slice(groupStart, groupEnd);
-    for (const prefix of first ? [undefined] : prefixes) {
-      const cost = tc.cost(prefix === undefined ? body : `${prefix}\n${body}`);
+    for (const prefix of prefixes) {
+      const cost = tc.cost(`${prefix}\n${body}`);
       if (cost > budget) continue;
-      units.push({ start: groupStart, end: groupEnd, cost, breakBefore: first ? breakBefore : true, ...(prefix ? { prefix } : {}) });
+      units.push({ start: groupStart, end: groupEnd, cost, breakBefore: true, prefix });
       return;
     }
-    // A row is bigger than a chunk even so: nothing keeps it whole, so it is cut like any oversized text.
-    units.push(...rangesToUnits(text, [[groupStart, groupEnd]], limits, tc, first ? breakBefore : true));
+    // A row is bigger than a chunk even with the header row alone: nothing keeps it whole, so it is cut like any
+    // oversized text.
+    units.push(...rangesToUnits(text, [[groupStart, groupEnd]], limits, tc, true));
   };
   for (const [a, b] of lines.slice(2)) {
     const rowCost = tc.cost(text.slice(a, b));

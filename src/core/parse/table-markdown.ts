@@ -1,3 +1,4 @@
+import { estimateTokens } from '../text/token-estimate.js';
 import type { BlockDraft } from './assemble.js';
 
 /**
@@ -6,17 +7,14 @@ import type { BlockDraft } from './assemble.js';
  * group repeats the header, so every chunk of a table says what its columns mean and a row is never split.
  */
 
-/** A group's estimated tokens (CJK characters count one each, other text one per four characters). */
+/**
+ * A group's tokens by the chunker's estimate (text/token-estimate.ts: every `|` and punctuation mark counts), so a
+ * group fits a chunk of the default size (256) when no model tokenizer is loaded. A model that counts more, or a
+ * smaller chunk size, gets the group cut at rows by the chunker, which repeats the head (chunk/table.ts).
+ */
 export const ROW_GROUP_TOKENS = 200;
 /** At most this many body rows per group, however short they are. */
 export const ROW_GROUP_ROWS = 40;
-
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/g;
-
-function estimateTokens(s: string): number {
-  const cjk = s.match(CJK)?.length ?? 0;
-  return cjk + Math.ceil((s.length - cjk) / 4);
-}
 
 /** One cell as Markdown: whitespace collapsed to single spaces, pipes escaped. */
 export function markdownCell(text: string): string {

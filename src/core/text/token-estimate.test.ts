@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { estimateTokenCounter, estimateTokens } from './estimate.js';
+import { estimateTokenCounter } from '../chunk/estimate.js';
+import { estimateTokens } from './token-estimate.js';
 
 describe('estimateTokens', () => {
   it('is 0 for empty or blank text', () => {
