@@ -1,6 +1,7 @@
 import { app, dialog, session } from 'electron';
 import { pathToFileURL } from 'node:url';
 import { OWNER_SCOPE } from '../core/auth/scope.js';
+import { watchParent } from '../core/util/parent-watch.js';
 import { toErrorEnvelope } from '../shared/errors.js';
 import { appPaths } from './app-paths.js';
 import type { DesktopArgs } from './argv.js';
@@ -58,6 +59,8 @@ export async function startDesktop(args: DesktopArgs): Promise<void> {
   await c.start({ hidden: atLogin && s.startHidden });
 
   app.on('activate', () => c.showWindow());
+  // Started by `npm start` (scripts/start.js): quit (stopping the server) when that process is gone, however it went.
+  watchParent(() => app.quit());
   // With the tray, closing the last window keeps the app (and its server) running.
   app.on('window-all-closed', () => {
     if (!settings.get().closeToTray) app.quit();

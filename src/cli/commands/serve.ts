@@ -6,6 +6,7 @@ import { cliCoreDefaults, cliDataDir } from '../settings.js';
 import { activityLogFor } from '../../core/activity/activity-log.js';
 import { dataPaths } from '../../core/config/data-dir.js';
 import { createLogger } from '../../core/logging/logger.js';
+import { watchParent } from '../../core/util/parent-watch.js';
 import { openTakingOver } from '../../http/handover.js';
 import { hostForUrl, isLoopbackHost } from '../../http/security.js';
 import { DEFAULT_PORT, startHttpServer } from '../../http/server.js';
@@ -154,12 +155,7 @@ export function registerServe(program: Command): void {
         process.on('SIGTERM', () => stop('SIGTERM'));
         process.on('SIGHUP', () => stop('SIGHUP'));
         // Started by `npm start` (scripts/start.js): stop when that process is gone, however it went.
-        const parent = Number(process.env.RAGDESK_PARENT_PID);
-        if (parent > 0 && parent === process.ppid) {
-          setInterval(() => {
-            if (process.ppid !== parent) stop('parent exited');
-          }, 500).unref();
-        }
+        watchParent(() => stop('parent exited'));
       });
       core.lock!.setPort(null);
       await server.close();
