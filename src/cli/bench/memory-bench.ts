@@ -54,7 +54,7 @@ function cpuSeconds(pid: number): number {
   }
 }
 
-interface Run {
+export interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
@@ -63,7 +63,8 @@ interface Run {
   cpu: number;
 }
 
-function ragdesk(root: string, args: string[]): Promise<Run> {
+/** Run the built CLI (bin/ragdesk.js) offline, sampling the RSS of its process tree and its CPU time every 25 ms. */
+export function ragdesk(root: string, args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(process.execPath, [path.join(root, 'bin', 'ragdesk.js'), ...args], {
@@ -97,7 +98,7 @@ function ragdesk(root: string, args: string[]): Promise<Run> {
 }
 
 /** Text of the sample KB (rag_data) as lines, the material the big inputs are made of. */
-function sampleLines(root: string): string[] {
+export function sampleLines(root: string): string[] {
   const dir = path.join(root, 'rag_data');
   const lines: string[] = [];
   for (const name of fs.readdirSync(dir).sort()) {
@@ -108,7 +109,7 @@ function sampleLines(root: string): string[] {
 }
 
 /** One line of the sample with variation: every 7th word carries the copy number, so no two sections are equal. */
-function varied(line: string, copy: number): string {
+export function varied(line: string, copy: number): string {
   let k = 0;
   return line.replace(/\S+/g, (w) => (++k % 7 === copy % 7 ? `${w}${copy}` : w));
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { benchAnnRecall } from '../bench/ann-bench.js';
+import type { EmbedReport } from '../bench/embed-bench.js';
 import { benchIngest } from '../bench/ingest-bench.js';
 import { benchSearch } from '../bench/search-bench.js';
 import { benchSources } from '../bench/sources-bench.js';
@@ -10,7 +11,7 @@ import { overRssCap, type PeakRss } from '../bench/rss-cap.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { globals } from './common.js';
 
-const PARTS = ['ingest', 'search', 'ann', 'sources', 'writes', 'mcp', 'ui', 'hostile', 'ocr', 'memory', 'scale'] as const;
+const PARTS = ['ingest', 'search', 'ann', 'sources', 'writes', 'mcp', 'ui', 'hostile', 'ocr', 'memory', 'scale', 'embed'] as const;
 /** Parts that run only when named with --only (minutes to hours, or large inputs). */
 const ON_REQUEST: readonly Part[] = ['memory', 'scale'];
 type Part = (typeof PARTS)[number];
@@ -72,6 +73,11 @@ export function registerBench(program: Command): void {
           const { benchWrites } = await import('../bench/writes-bench.js');
           report.writes = await benchWrites(root, work, log);
         }
+        if (parts.includes('embed')) {
+          log('ingest with embedding: ragdesk add of ~20 MB of Markdown with the model and without, ragdesk embedder vs bare onnxruntime…');
+          const { benchEmbed } = await import('../bench/embed-bench.js');
+          report.embed = await benchEmbed(root, work, log);
+        }
         if (parts.includes('mcp')) {
           log('MCP: stdio start, per-call overhead, HTTP throughput…');
           const { benchMcp } = await import('../bench/mcp-bench.js');
@@ -125,6 +131,7 @@ export function registerBench(program: Command): void {
         printTable(ingest.formats, ['format', 'files', 'mb', 'chunks', 'seconds', 'mb_per_s', 'chunks_per_s']);
         printLine();
       }
+      if (report.embed) (await import('../bench/embed-bench.js')).printEmbedReport(report.embed as EmbedReport);
       const search = report.search as { latency: Array<Record<string, unknown>> } | undefined;
       if (search) {
         printLine('Search latency (excluding query embedding)');

@@ -29,7 +29,7 @@ export interface ModelManagerOptions {
   remote?: RemoteModelsOptions;
 }
 
-const DEFAULT_BATCH_SIZE = 32;
+export const DEFAULT_BATCH_SIZE = 32;
 /** A background load (peek*) does not retry a model that failed less than this long ago. */
 const BACKGROUND_RETRY_MS = 30_000;
 /** More worker crashes than this within CRASH_WINDOW_MS: stop restarting eagerly (the next request still does). */

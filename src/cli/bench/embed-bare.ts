@@ -1,0 +1,71 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type * as Ort from 'onnxruntime-node';
+import type { Tensor } from '@huggingface/transformers';
+import { onnxFile, pickDtype } from '../../core/embed/loader.js';
+import { resolveModelSpec } from '../../core/embed/model-spec.js';
+import { meanPoolNormalize, normalizeRows } from '../../core/embed/pooling.js';
+import { applyPrefix } from '../../core/embed/presets.js';
+
+/**
+ * The bare loop the embedding bench compares ragdesk with: the same model.onnx in an onnxruntime-node
+ * InferenceSession (the onnxruntime-node transformers.js itself loads, default session options), the same
+ * tokenizer called the same way as embed-worker.ts (padding, truncation), the same batch size, then the same
+ * pooling. No worker, no messages, no copies. Tokenization happens before the timed loop and is timed on its own.
+ */
+export interface BareLoop {
+  /** Tokenize every batch (timed by the caller); returns the feeds, ready to run. */
+  tokenize(texts: string[], batch: number): Array<{ feeds: Record<string, Ort.Tensor>; mask: BigInt64Array }>;
+  /** Run the model and pool each batch; returns the number of vectors made. */
+  run(batches: Array<{ feeds: Record<string, Ort.Tensor>; mask: BigInt64Array }>): Promise<number>;
+  release(): Promise<void>;
+}
+
+export async function openBareLoop(modelDir: string): Promise<BareLoop> {
+  const spec = resolveModelSpec(modelDir, 'embedding');
+  // The onnxruntime-node transformers.js resolves (it is its dependency, not ours): the same binary and version.
+  const fromTransformers = createRequire(createRequire(import.meta.url).resolve('@huggingface/transformers'));
+  const ort = fromTransformers('onnxruntime-node') as typeof Ort;
+  const t = await import('@huggingface/transformers');
+  t.env.allowRemoteModels = false;
+  t.env.allowLocalModels = true;
+  t.env.localModelPath = spec.localModelPath ?? path.dirname(modelDir);
+  const tokenizer = await t.AutoTokenizer.from_pretrained(spec.name, { local_files_only: true });
+  const session = await ort.InferenceSession.create(path.join(modelDir, onnxFile(pickDtype(modelDir) ?? 'fp32')), {
+    logSeverityLevel: 3,
+  });
+  const wanted = session.inputNames;
+  return {
+    tokenize(texts, batch) {
+      const out: Array<{ feeds: Record<string, Ort.Tensor>; mask: BigInt64Array }> = [];
+      const all = applyPrefix(texts, spec.prefixes.passage);
+      for (let i = 0; i < all.length; i += batch) {
+        const enc = tokenizer(all.slice(i, i + batch), { padding: true, truncation: true }) as unknown as Record<string, Tensor>;
+        const feeds: Record<string, Ort.Tensor> = {};
+        for (const name of wanted) {
+          const x = enc[name];
+          if (!x) throw new Error(`the tokenizer gives no ${name} for ${modelDir}`);
+          feeds[name] = new ort.Tensor('int64', x.data as BigInt64Array, x.dims);
+        }
+        out.push({ feeds, mask: enc.attention_mask!.data as BigInt64Array });
+      }
+      return out;
+    },
+    async run(batches) {
+      let n = 0;
+      for (const b of batches) {
+        const outputs = await session.run(b.feeds);
+        const hidden = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs[session.outputNames[0]!]!;
+        const dims = hidden.dims as number[];
+        const pooled =
+          dims.length === 3
+            ? meanPoolNormalize(hidden.data as Float32Array, dims, b.mask)
+            : normalizeRows(hidden.data as Float32Array, dims);
+        n += dims[0] ?? 0;
+        if (pooled.length === 0) throw new Error('no vectors');
+      }
+      return n;
+    },
+    release: () => session.release(),
+  };
+}
