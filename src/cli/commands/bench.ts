@@ -5,13 +5,15 @@ import type { Command } from 'commander';
 import { benchAnnRecall } from '../bench/ann-bench.js';
 import type { EmbedReport } from '../bench/embed-bench.js';
 import { benchIngest } from '../bench/ingest-bench.js';
+import type { QueryReport } from '../bench/query-bench.js';
+import { printQueryReport } from '../bench/query-print.js';
 import { benchSearch } from '../bench/search-bench.js';
 import { benchSources } from '../bench/sources-bench.js';
 import { overRssCap, type PeakRss } from '../bench/rss-cap.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { globals } from './common.js';
 
-const PARTS = ['ingest', 'search', 'ann', 'sources', 'writes', 'mcp', 'ui', 'hostile', 'ocr', 'memory', 'scale', 'embed'] as const;
+const PARTS = ['ingest', 'search', 'ann', 'sources', 'writes', 'mcp', 'ui', 'hostile', 'ocr', 'memory', 'scale', 'query', 'embed'] as const;
 /** Parts that run only when named with --only (minutes to hours, or large inputs). */
 const ON_REQUEST: readonly Part[] = ['memory', 'scale'];
 type Part = (typeof PARTS)[number];
@@ -101,6 +103,11 @@ export function registerBench(program: Command): void {
           for (const r of memory.rows)
             peaks.push({ label: `memory ${r.model} ${r.input}`, peak_rss_mb: r.exit_code === 0 ? r.peak_rss_mb : undefined });
         }
+        if (parts.includes('query')) {
+          log('query path (SciFact, else rag_data/): raw LanceDB vs core search vs search_kb over MCP stdio, cold start, CPU profiles…');
+          const { benchQuery } = await import('../bench/query-bench.js');
+          report.query = await benchQuery(root, work, log);
+        }
         if (parts.includes('scale')) {
           log(`scale: a ${o.scale}-chunk KB of realistic text, indexes, FTS/vector/hybrid latency, ANN recall, peak RSS…`);
           const { benchScale } = await import('../bench/scale-bench.js');
@@ -154,6 +161,8 @@ export function registerBench(program: Command): void {
         for (const [k, v] of Object.entries(rest)) printLine(`  ${k.padEnd(28)} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
         printLine();
       }
+      const query = report.query as QueryReport | undefined;
+      if (query) printQueryReport(query);
       const ocr = report.ocr as { rows: Array<Record<string, unknown>> } | undefined;
       if (ocr) {
         const { rows, ...rest } = ocr;

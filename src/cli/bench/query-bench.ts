@@ -1,0 +1,341 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import * as lancedb from '@lancedb/lancedb';
+import { Core } from '../../core/core.js';
+import { buildFixtureModel } from '../../core/embed/fixture-model.js';
+import { search } from '../../core/search/search-service.js';
+import { annQuery } from '../../core/store/ann-params.js';
+import { physicalChunkTable } from '../../core/store/chunk-rows.js';
+import { analyzeForIndex } from '../../core/text/analyzer.js';
+import type { SearchMode } from '../../shared/contract/index.js';
+import { EXIT } from '../output.js';
+import { profileInProcess, summariseProfile, type ProfileSummary } from './cpu-profile.js';
+import { childEnv, mcpPhase, timed, WARMUP, type McpFigures, type Series } from './query-mcp.js';
+import { ragDataCorpus } from './scale-text.js';
+import { percentile, round } from './stats.js';
+
+/**
+ * `ragdesk bench --only query`: what ragdesk's query path costs above the store (issue 10, items 1 and 5).
+ * A KB is built through the real CLI (`kb create` + `add` of one .txt per SciFact abstract, potion-base-4M;
+ * without ../shared: rag_data/ and the fixture model), then, on that same table in the same run:
+ * - the raw LanceDB calls alone (FTS on the analysed query at limit 10 and 50, vector with the product's ANN
+ *   parameters when there is an ANN index), the query embedding and the analyser alone;
+ * - the in-process core search (fts, vector, hybrid, top_k 10);
+ * - `search_kb` over MCP stdio with the SDK client (fts 10, fts 50, hybrid 10), a cold start (spawn →
+ *   tools/list, first hybrid search vs a warm one) and a CPU profile of the server during the fts calls.
+ * Calls are interleaved query by query so that load from other processes hits every path alike.
+ */
+
+export const QUERY_TARGETS = {
+  mcp_fts_ratio: 1.5,
+  mcp_fts_plus_ms: 1,
+  hybrid_ms: 8,
+  core_ratio: 1.3,
+  start_ms: 300,
+  first_search_ratio: 2,
+};
+const KB = 'sci';
+const QUERIES = 250;
+
+interface QuerySource {
+  corpus: string;
+  docs: number | string;
+  model: string;
+  modelName: string;
+  /** What to hand `ragdesk add`. */
+  addPaths: string[];
+  queries: string[];
+}
+
+export interface QueryRow {
+  path: string;
+  top_k: number;
+  p50_ms: number;
+  p99_ms: number;
+  raw_p50_ms: number | string;
+  ratio_p50: number | string;
+  target: string;
+  ok: string;
+}
+
+export interface QueryReport {
+  corpus: string;
+  documents: number | string;
+  model: string;
+  kb: Record<string, unknown>;
+  queries: { count: number; warmup: number };
+  build_s: number;
+  rows: QueryRow[];
+  cold_start: Array<Record<string, unknown>>;
+  mcp_response_bytes: Record<string, number>;
+  profiles: {
+    mcp_fts: McpFigures['profile'];
+    core_fts_in_process: ProfileSummary & { calls: number };
+    mcp_start: McpFigures['startProfile'];
+  };
+  notes: string[];
+}
+
+/** p50/p99 of a series with the warm-up samples dropped. */
+export function stat(series: Series, key: string): { p50: number; p99: number } {
+  const xs = (series[key] ?? []).slice(WARMUP);
+  return { p50: round(percentile(xs, 50)), p99: round(percentile(xs, 99)) };
+}
+
+async function source(root: string, work: string): Promise<QuerySource> {
+  const shared = process.env.RAGDESK_SHARED ?? path.resolve(root, '..', 'shared');
+  const scifact = path.join(shared, 'datasets', 'scifact');
+  const potion = path.join(shared, 'models', 'potion-base-4M-int8');
+  if (fs.existsSync(path.join(scifact, 'corpus.jsonl.gz')) && fs.existsSync(potion)) {
+    const docsDir = path.join(work, 'query-docs');
+    fs.mkdirSync(docsDir, { recursive: true });
+    let n = 0;
+    for (const line of gunzipSync(fs.readFileSync(path.join(scifact, 'corpus.jsonl.gz')))
+      .toString('utf8')
+      .split('\n')) {
+      if (!line.trim()) continue;
+      const d = JSON.parse(line) as { _id: string; title: string; text: string };
+      fs.writeFileSync(path.join(docsDir, `${d._id}.txt`), `${d.title}\n\n${d.text}\n`);
+      n++;
+    }
+    const queries = fs
+      .readFileSync(path.join(scifact, 'queries.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { text: string }).text)
+      .slice(0, QUERIES);
+    return { corpus: 'scifact', docs: n, model: potion, modelName: 'potion-base-4M-int8', addPaths: [docsDir], queries };
+  }
+  const fixture = await buildFixtureModel(path.join(work, 'query-model'), { dim: 128 });
+  const ragData = path.join(root, 'rag_data');
+  return {
+    corpus: 'rag_data/ (mixed formats)',
+    docs: fs.readdirSync(ragData).length,
+    model: fixture.dir,
+    modelName: 'fixture (tests’ ONNX model, 128-d)',
+    addPaths: [ragData],
+    queries: ragDataCorpus(ragData).queries.slice(0, QUERIES),
+  };
+}
+
+/**
+ * `node bin/ragdesk.js --data-dir D ...args`; resolves with the lines of its output that report failures (exit 3:
+ * some files failed, the rest were added) and rejects on any other non-zero exit.
+ */
+function ragdesk(root: string, dataDir: string, args: string[]): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, 'bin', 'ragdesk.js'), '--data-dir', dataDir, ...args], {
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    const failed: string[] = [];
+    let rest = '';
+    child.stdout.on('data', (d: Buffer) => {
+      const lines = (rest + d.toString()).split('\n');
+      rest = lines.pop()!;
+      failed.push(...lines.filter((l) => /^\s*FAILED\b|\bfailed$/.test(l)).map((l) => l.trim()));
+    });
+    child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 || code === EXIT.partial ? resolve(failed) : reject(new Error(`ragdesk ${args.join(' ')} exited with ${code}: ${err}`)),
+    );
+  });
+}
+
+/** Raw LanceDB, the analyser, the query embedding and the in-process core search, interleaved per query. */
+async function inProcess(
+  dataDir: string,
+  model: string,
+  queries: string[],
+): Promise<{ series: Series; kb: Record<string, unknown>; profile: ProfileSummary & { calls: number } }> {
+  const core = await Core.open({ dataDir, allowDownload: false });
+  const series: Series = {};
+  try {
+    const ctx = core.ctx;
+    const embedder = await ctx.models.getEmbedder(model, { allowDownload: false });
+    const table = (await ctx.store.chunks(KB))!;
+    const db = await lancedb.connect(path.join(dataDir, 'lance'));
+    const raw = await db.openTable(physicalChunkTable(ctx.store.registry.get(KB)));
+    const annReady = table.vectorIndexReady;
+    const stats = (await core.client.stats({})).kbs.find((s) => s.kb_id === KB);
+    const kb = {
+      chunks: await raw.countRows(),
+      fts_index: stats?.fts_index,
+      vector_index: stats?.vector_index,
+      raw_vector_query: annReady ? { ann: annQuery(10) } : 'exact (no ANN index)',
+    };
+    const rawFts = (analyzed: string, limit: number) =>
+      raw
+        .query()
+        .fullTextSearch(analyzed, { columns: ['fts'] })
+        .select(['chunk_id', '_score'])
+        .limit(limit)
+        .toArray();
+    const rawVector = (v: Float32Array | number[]) => {
+      let q = raw.vectorSearch(Array.from(v)).column('vector').distanceType('cosine').select(['chunk_id', '_distance']).limit(10);
+      if (annReady) {
+        const p = annQuery(10);
+        q = q.nprobes(p.nprobes).ef(p.ef).refineFactor(p.refineFactor);
+      }
+      return q.toArray();
+    };
+    const core10 = (query: string, mode: SearchMode) => search(ctx, { query, kb_ids: [KB], mode, top_k: 10, use_rerank: false });
+    for (const q of queries) {
+      const analyzed = await timed(series, 'analyzer', async () => analyzeForIndex(q));
+      await timed(series, 'raw fts 10', () => rawFts(analyzed, 10));
+      await timed(series, 'raw fts 50', () => rawFts(analyzed, 50));
+      const [vec] = await timed(series, 'query embedding', () => embedder.embedQueries([q]));
+      await timed(series, 'raw vector 10', () => rawVector(vec!));
+      await timed(series, 'core fts 10', () => core10(q, 'fts'));
+      await timed(series, 'core vector 10', () => core10(q, 'vector'));
+      await timed(series, 'core hybrid 10', () => core10(q, 'hybrid'));
+    }
+    // Then, apart from the timed calls: the core fts path under this process's own sampling profiler.
+    const { profile } = await profileInProcess(async () => {
+      for (const q of queries) await core10(q, 'fts');
+    });
+    raw.close();
+    db.close();
+    return { series, kb, profile: { ...summariseProfile(profile, { top: 15 }), calls: queries.length } };
+  } finally {
+    await core.close();
+  }
+}
+
+const yes = (ok: boolean) => (ok ? 'yes' : 'NO');
+
+/** The table: every path's p50/p99, its raw counterpart and ratio, the issue's target and whether it is met. */
+export function queryRows(inproc: Series, mcp: Series): QueryRow[] {
+  const s = (series: Series, key: string) => stat(series, key);
+  const rawFts10 = s(inproc, 'raw fts 10').p50;
+  const rawFts50 = s(inproc, 'raw fts 50').p50;
+  const rawVec = s(inproc, 'raw vector 10').p50;
+  const embed = s(inproc, 'query embedding').p50;
+  // hybrid's raw counterpart: both raw calls and the query embedding, one after the other
+  const rawVecEmbed = round(rawVec + embed);
+  const rawHybrid = round(rawFts10 + rawVec + embed);
+  const row = (series: Series, key: string, topK: number, rawP50: number | undefined, target = '', ok = ''): QueryRow => {
+    const { p50, p99 } = s(series, key);
+    return {
+      path: key,
+      top_k: topK,
+      p50_ms: p50,
+      p99_ms: p99,
+      raw_p50_ms: rawP50 ?? '',
+      ratio_p50: rawP50 ? round(p50 / rawP50, 2) : '',
+      target,
+      ok,
+    };
+  };
+  const t = QUERY_TARGETS;
+  const mcpFts10 = s(mcp, 'mcp fts 10').p50;
+  const coreRow = (key: string, rawP50: number, withTarget: boolean) => {
+    const p50 = s(inproc, key).p50;
+    return withTarget
+      ? row(inproc, key, 10, rawP50, `≤ ${t.core_ratio}× raw (${round(t.core_ratio * rawP50)} ms)`, yes(p50 <= t.core_ratio * rawP50))
+      : row(inproc, key, 10, rawP50);
+  };
+  return [
+    row(inproc, 'analyzer', 0, undefined),
+    row(inproc, 'query embedding', 0, undefined),
+    row(inproc, 'raw fts 10', 10, undefined),
+    row(inproc, 'raw fts 50', 50, undefined),
+    row(inproc, 'raw vector 10', 10, undefined),
+    coreRow('core fts 10', rawFts10, true),
+    coreRow('core vector 10', rawVecEmbed, true),
+    coreRow('core hybrid 10', rawHybrid, true),
+    row(
+      mcp,
+      'mcp fts 10',
+      10,
+      rawFts10,
+      `≤ ${t.mcp_fts_ratio}× raw + ${t.mcp_fts_plus_ms} ms (${round(t.mcp_fts_ratio * rawFts10 + t.mcp_fts_plus_ms)} ms)`,
+      yes(mcpFts10 <= t.mcp_fts_ratio * rawFts10 + t.mcp_fts_plus_ms),
+    ),
+    row(mcp, 'mcp fts 50', 50, rawFts50),
+    row(mcp, 'mcp hybrid 10', 10, rawHybrid, `≤ ${t.hybrid_ms} ms`, yes(s(mcp, 'mcp hybrid 10').p50 <= t.hybrid_ms)),
+  ];
+}
+
+export async function benchQuery(root: string, work: string, log: (s: string) => void): Promise<QueryReport> {
+  const src = await source(root, work);
+  const dataDir = path.join(work, 'query-data');
+  log(`  query: building the KB through the CLI (${src.corpus}, ${src.docs} documents, ${src.modelName})…`);
+  const t0 = performance.now();
+  await ragdesk(root, dataDir, ['kb', 'create', KB, '--model', src.model]);
+  const failed = await ragdesk(root, dataDir, ['add', ...src.addPaths, '--kb', KB]);
+  const buildS = round((performance.now() - t0) / 1000, 1);
+  log(`  query: built in ${buildS} s; raw LanceDB and the in-process core search, ${src.queries.length} queries…`);
+  const { series: inproc, kb, profile: coreProfile } = await inProcess(dataDir, src.model, src.queries);
+  log('  query: search_kb over MCP stdio, cold starts, a CPU profile of the server…');
+  const mcp = await mcpPhase({ root, dataDir, kbId: KB, queries: src.queries, profileDir: path.join(work, 'query-prof'), log });
+  const warmHybrid = stat(mcp.series, 'mcp hybrid 10').p50;
+  const starts = mcp.starts;
+  const med = (xs: number[]) => round(percentile(xs, 50));
+  const startMs = med(starts.map((r) => r.tools_list_ms));
+  const firstMs = med(starts.map((r) => r.first_search_ms));
+  const degraded = starts.filter((r) => r.degraded).length;
+  const notes = [
+    'Machine shared with other agents’ builds and tests while this ran: absolute figures are noisy; the ratios ' +
+      'compare calls interleaved query by query on the same table.',
+    `p50/p99 over ${src.queries.length - WARMUP} queries after ${WARMUP} warm-up; core and MCP vector/hybrid are set against raw vector 10 + query embedding (+ raw fts 10 for hybrid).`,
+  ];
+  const failures = failed.filter((l) => l.startsWith('FAILED'));
+  const summary = failed.find((l) => !l.startsWith('FAILED'));
+  if (summary) notes.push(`ragdesk add: ${summary}`);
+  if (failures.length)
+    notes.push(
+      `  failed: ${failures.map((l) => path.basename(/FAILED\s+(\S+):/.exec(l)?.[1] ?? l)).join(', ')} — ${failures[0]!.replace(/^FAILED\s+\S+:\s*/, '')}`,
+    );
+  if (degraded)
+    notes.push(
+      `${degraded} of ${starts.length} first searches answered degraded (model not loaded yet): ${starts.find((r) => r.note)?.note}`,
+    );
+  return {
+    corpus: src.corpus,
+    documents: src.docs,
+    model: src.modelName,
+    kb,
+    queries: { count: src.queries.length, warmup: WARMUP },
+    build_s: buildS,
+    rows: queryRows(inproc, mcp.series),
+    cold_start: [
+      {
+        measure: 'spawn → tools/list answered',
+        median_ms: startMs,
+        runs_ms: starts.map((r) => round(r.tools_list_ms, 0)).join(' '),
+        target: `≤ ${QUERY_TARGETS.start_ms} ms`,
+        ok: yes(startMs <= QUERY_TARGETS.start_ms),
+      },
+      {
+        measure: 'first search_kb hybrid 10 after start',
+        median_ms: firstMs,
+        runs_ms: starts.map((r) => round(r.first_search_ms, 0)).join(' '),
+        target: `≤ ${QUERY_TARGETS.first_search_ratio}× warm (${round(QUERY_TARGETS.first_search_ratio * warmHybrid)} ms)`,
+        ok: yes(firstMs <= QUERY_TARGETS.first_search_ratio * warmHybrid && degraded === 0),
+      },
+      { measure: 'ratio first / warm hybrid p50', median_ms: round(firstMs / warmHybrid, 2), runs_ms: '', target: '', ok: '' },
+      {
+        measure: 'spawn → first hybrid answer with the model loaded',
+        median_ms: med(starts.map((r) => r.full_hybrid_ms)),
+        runs_ms: starts.map((r) => round(r.full_hybrid_ms, 0)).join(' '),
+        target: '',
+        ok: '',
+      },
+      ...Object.entries(mcp.floors).map(([k, v]) => ({
+        measure: `floor: ${k} (spawn → exit)`,
+        median_ms: v,
+        runs_ms: '',
+        target: '',
+        ok: '',
+      })),
+    ],
+    mcp_response_bytes: mcp.responseBytes,
+    profiles: { mcp_fts: mcp.profile, core_fts_in_process: coreProfile, mcp_start: mcp.startProfile },
+    notes,
+  };
+}
