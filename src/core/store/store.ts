@@ -6,6 +6,7 @@ import { KeyedMutex } from '../util/keyed-mutex.js';
 import { ChunkTable, chunkTableName, physicalChunkTable } from './chunk-table.js';
 import { DocumentsRepo } from './documents-repo.js';
 import { KbRegistry } from './kb-registry.js';
+import { ensureLanceThreads } from './lance-runtime.js';
 import { sqlString } from './sql.js';
 
 /**
@@ -52,6 +53,7 @@ export class Store {
 
   static async open(lanceDir: string, registryFile: string): Promise<Store> {
     fs.mkdirSync(lanceDir, { recursive: true });
+    ensureLanceThreads();
     const db = await lancedb.connect(lanceDir);
     const store = new Store(lanceDir, db, await DocumentsRepo.open(db), new KbRegistry(registryFile));
     await store.repairInterruptedWrites();
