@@ -50,6 +50,14 @@ describe('image files as pages', () => {
     expect(imageSize(bmp, 'bmp')).toEqual({ width: 321, height: 123 });
   });
 
+  it('does not take text that starts with "BM" for a bitmap (SciFact abstracts titled "BMP…", "BMI…")', () => {
+    for (const text of [
+      'BMP-2 induces the differentiation of osteoblasts in a dose-dependent manner across the cohort.',
+      'BMI and mortality: a prospective study of 900,000 adults in 57 cohorts from Europe and North America.',
+    ])
+      expect(imageFormat(new TextEncoder().encode(text))).toBeUndefined();
+  });
+
   it('refuses damaged and oversized images with an error, never a crash', async () => {
     const truncatedPng = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
     await expect(imagePages(truncatedPng)).rejects.toThrow(/damaged/);

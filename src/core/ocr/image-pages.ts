@@ -25,8 +25,20 @@ export function imageFormat(data: Uint8Array): ImageFormat | undefined {
   if (startsWith(data, [0x47, 0x49, 0x46, 0x38])) return 'gif';
   if (startsWith(data, [0x49, 0x49, 0x2a, 0x00]) || startsWith(data, [0x4d, 0x4d, 0x00, 0x2a])) return 'tiff';
   if (startsWith(data, [0x52, 0x49, 0x46, 0x46]) && startsWith(data, [0x57, 0x45, 0x42, 0x50], 8)) return 'webp';
-  if (startsWith(data, [0x42, 0x4d]) && data.length > 26) return 'bmp';
+  if (looksLikeBmp(data)) return 'bmp';
   return undefined;
+}
+
+/** DIB header sizes of the BMP variants (core, OS/2 v2, v3, v3 with masks, v4, v5). */
+const BMP_DIB_SIZES = new Set([12, 16, 40, 52, 56, 64, 108, 124]);
+
+/**
+ * "BM" alone is no signature: a text file starting "BMI", "BMP" or "BMW" begins with it too. A BMP also has its
+ * reserved bytes 6–9 zero and a known DIB header size at byte 14.
+ */
+function looksLikeBmp(d: Uint8Array): boolean {
+  if (d.length <= 26 || !startsWith(d, [0x42, 0x4d]) || !startsWith(d, [0, 0, 0, 0], 6)) return false;
+  return BMP_DIB_SIZES.has(new DataView(d.buffer, d.byteOffset, d.byteLength).getUint32(14, true));
 }
 
 export interface ImagePages {
