@@ -71,6 +71,27 @@ export function termFrequencies(analyzed: string, terms: ReadonlySet<string>): {
   return { tf, dl };
 }
 
+/**
+ * Occurrences of each query term among an analysed text's space-separated tokens: the `tf` of termFrequencies
+ * without splitting the whole text (a search scores up to a hundred candidates of hundreds of tokens each; the
+ * row's length comes from its stored `fts_len`). `terms` are index tokens (queryTerms), so never hold a space.
+ */
+export function termCounts(analyzed: string, terms: ReadonlySet<string>): Map<string, number> {
+  const tf = new Map<string, number>();
+  const n = analyzed.length;
+  for (const t of terms) {
+    let count = 0;
+    for (let i = analyzed.indexOf(t); i >= 0;) {
+      const end = i + t.length;
+      const whole = (i === 0 || analyzed.charCodeAt(i - 1) === 32) && (end === n || analyzed.charCodeAt(end) === 32);
+      if (whole) count++;
+      i = analyzed.indexOf(t, whole ? end + 1 : i + 1);
+    }
+    if (count > 0) tf.set(t, count);
+  }
+  return tf;
+}
+
 export function idf(df: number, docs: number): number {
   return Math.log((docs - df + 0.5) / (df + 0.5) + 1);
 }

@@ -1,5 +1,5 @@
 import type { Table } from '@lancedb/lancedb';
-import { emptyStats, termFrequencies, type LexStats } from './bm25.js';
+import { emptyStats, indexLength, termCounts, type LexStats } from './bm25.js';
 import { READ_COLUMNS } from './chunk-rows.js';
 
 /**
@@ -42,13 +42,16 @@ export interface LexicalPart {
   candidates: LexCandidate[];
 }
 
-const CANDIDATE_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index', 'fts'];
+const CANDIDATE_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index', 'fts', 'fts_len'];
 /** Candidate columns plus what a hit shows (text, location, metadata): one read instead of a ranking then a fetch. */
 const CANDIDATE_ROW_COLUMNS = [...new Set([...CANDIDATE_COLUMNS, ...READ_COLUMNS])];
 const FTS_COLUMN = { columns: ['fts'] };
 
 function candidate(r: Raw, terms: ReadonlySet<string>, withRow = false): LexCandidate {
-  const { tf, dl } = termFrequencies(String(r.fts ?? ''), terms);
+  const fts = String(r.fts ?? '');
+  const tf = termCounts(fts, terms);
+  // The length the index counted, stored at write time (indexedBase sums the same column).
+  const dl = r.fts_len === null || r.fts_len === undefined ? indexLength(fts) : Number(r.fts_len);
   const c: LexCandidate = { chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), chunk_index: Number(r.chunk_index), tf, dl };
   if (typeof r._rowid === 'bigint') c.rowid = r._rowid;
   if (withRow) c.row = r;
@@ -195,7 +198,9 @@ export class LexicalIndex {
     if (terms.length === 0) return { stats, candidates: [] };
     const termSet = new Set(terms);
     const [delta, indexed] = await Promise.all([
-      view.complete ? { docs: 0, tokens: 0, df: new Map<string, number>(), candidates: [] } : scanDelta(table, termSet, view.watermark, where),
+      view.complete
+        ? { docs: 0, tokens: 0, df: new Map<string, number>(), candidates: [] }
+        : scanDelta(table, termSet, view.watermark, where),
       view.watermark > 0n ? this.indexedPart(table, view, terms, termSet, depth, where, withRows) : undefined,
     ]);
     stats.docs = delta.docs + (indexed?.docs ?? 0);
@@ -250,7 +255,13 @@ async function endAddress(table: Table): Promise<bigint> {
 /** Every row at or above the watermark: counted into the statistics; those with a term that pass `where` kept. */
 async function scanDelta(table: Table, termSet: ReadonlySet<string>, w: bigint, where: string | undefined) {
   const out = { docs: 0, tokens: 0, df: new Map<string, number>(), candidates: [] as LexCandidate[] };
-  const columns: Record<string, string> = { chunk_id: 'chunk_id', doc_id: 'doc_id', chunk_index: 'chunk_index', fts: 'fts' };
+  const columns: Record<string, string> = {
+    chunk_id: 'chunk_id',
+    doc_id: 'doc_id',
+    chunk_index: 'chunk_index',
+    fts: 'fts',
+    fts_len: 'fts_len',
+  };
   if (where) columns.passes = `(${where})`;
   const rows = (await table.query().where(`_rowaddr >= ${w}`).select(columns).withRowId().toArray()) as Raw[];
   for (const r of rows) {
