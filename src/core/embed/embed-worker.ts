@@ -16,7 +16,7 @@ import {
   type PreTrainedTokenizer,
   type Tensor,
 } from '@huggingface/transformers';
-import { checkLocal, classifyLoadError, createProgressMapper, missingFailure } from './loader.js';
+import { checkLocal, classifyLoadError, createProgressMapper, missingFailure, ORT_SESSION_OPTIONS } from './loader.js';
 import type { ModelSpec } from './model-spec.js';
 import { meanPoolNormalize, normalizeRows } from './pooling.js';
 import type { EmbedResult, LoadResult, RerankResult, WorkerFailure, WorkerInit, WorkerRequest, WorkerResponse } from './protocol.js';
@@ -85,6 +85,7 @@ async function load(key: string, spec: ModelSpec, allowDownload: boolean): Promi
   const options = {
     progress_callback: progress_callback as (p: unknown) => void,
     local_files_only: !download,
+    session_options: ORT_SESSION_OPTIONS,
     ...(local.dtype ? { dtype: local.dtype as 'fp32' } : {}),
   };
   try {

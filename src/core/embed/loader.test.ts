@@ -1,9 +1,19 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { env, pipeline, type Tensor } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
 import type { ModelState } from '../../shared/contract/index.js';
-import { checkLocal, classifyLoadError, createProgressMapper, localTokenizerDir, missingFailure, pickDtype } from './loader.js';
+import { buildFixtureModel } from './fixture-model.js';
+import {
+  checkLocal,
+  classifyLoadError,
+  createProgressMapper,
+  localTokenizerDir,
+  missingFailure,
+  ORT_SESSION_OPTIONS,
+  pickDtype,
+} from './loader.js';
 import { resolveModelSpec } from './model-spec.js';
 
 function folder(files: Record<string, string>): string {
@@ -134,5 +144,28 @@ describe('load errors', () => {
     const f = classifyLoadError(new Error('protobuf parsing failed'), ctx);
     expect(f).toMatchObject({ code: 'model_unavailable', state: 'error' });
     expect(f.message).toContain('failed to load: protobuf parsing failed');
+  });
+});
+
+describe('ORT_SESSION_OPTIONS', () => {
+  it('turns spin-waiting off and reaches onnxruntime through transformers.js with the same vectors', async () => {
+    expect(ORT_SESSION_OPTIONS.extra.session.intra_op.allow_spinning).toBe('0');
+    expect(ORT_SESSION_OPTIONS.extra.session.inter_op.allow_spinning).toBe('0');
+    const model = await buildFixtureModel(mkdtempSync(path.join(os.tmpdir(), 'ragdesk-ort-options-')));
+    env.allowRemoteModels = false;
+    env.allowLocalModels = true;
+    const texts = ['customs clearance of a parcel', 'таможенное оформление', '海关清关'];
+    const vectors: number[][] = [];
+    for (const session_options of [undefined, ORT_SESSION_OPTIONS]) {
+      const pipe = await pipeline('feature-extraction', model.dir, {
+        local_files_only: true,
+        ...(session_options ? { session_options } : {}),
+      });
+      const out = (await pipe(texts, { pooling: 'mean', normalize: true })) as Tensor;
+      vectors.push(Array.from(out.data as Float32Array));
+      await pipe.dispose();
+    }
+    expect(vectors[0]!.length).toBe(texts.length * model.dim);
+    expect(vectors[1]).toEqual(vectors[0]);
   });
 });
