@@ -1,6 +1,6 @@
 import type { Table } from '@lancedb/lancedb';
 import { emptyStats, indexLength, termCounts, type LexStats } from './bm25.js';
-import { READ_COLUMNS } from './chunk-rows.js';
+import { plainRows, READ_COLUMNS } from './chunk-rows.js';
 
 /**
  * Full-text ranking that is right after every write, whatever state LanceDB's index is in.
@@ -227,11 +227,13 @@ export class LexicalIndex {
     const rows =
       base.docs === 0
         ? []
-        : ((await (filter ? search.where(filter) : search)
-            .select([...(withRows ? CANDIDATE_ROW_COLUMNS : CANDIDATE_COLUMNS), '_score'])
-            .withRowId()
-            .limit(depth)
-            .toArray()) as Raw[]);
+        : plainRows(
+            await (filter ? search.where(filter) : search)
+              .select([...(withRows ? CANDIDATE_ROW_COLUMNS : CANDIDATE_COLUMNS), '_score'])
+              .withRowId()
+              .limit(depth)
+              .toArrow(),
+          );
     return { docs: base.docs, tokens: base.tokens, df, candidates: rows.map((r) => candidate(r, termSet, withRows)) };
   }
 }
@@ -263,7 +265,7 @@ async function scanDelta(table: Table, termSet: ReadonlySet<string>, w: bigint, 
     fts_len: 'fts_len',
   };
   if (where) columns.passes = `(${where})`;
-  const rows = (await table.query().where(`_rowaddr >= ${w}`).select(columns).withRowId().toArray()) as Raw[];
+  const rows = plainRows(await table.query().where(`_rowaddr >= ${w}`).select(columns).withRowId().toArrow());
   for (const r of rows) {
     const c = candidate(r, termSet);
     out.docs++;

@@ -1,6 +1,6 @@
 import type { Table } from '@lancedb/lancedb';
 import { annQuery } from './ann-params.js';
-import { READ_COLUMNS, REF_COLUMNS, toRef, toStored, type ChunkRef, type Raw, type StoredChunk } from './chunk-rows.js';
+import { plainRows, READ_COLUMNS, REF_COLUMNS, toRef, toStored, type ChunkRef, type Raw, type StoredChunk } from './chunk-rows.js';
 import type { LexicalIndex, LexicalPart, LexicalView } from './lexical-index.js';
 import { sqlString } from './sql.js';
 
@@ -43,7 +43,7 @@ export class TableSnapshot {
       q = q.nprobes(p.nprobes).ef(p.ef).refineFactor(p.refineFactor);
     }
     if (where) q = q.where(where);
-    return ((await q.toArray()) as Raw[]).map((r) => toRef(r, 1 - Number(r._distance)));
+    return plainRows(await q.toArrow()).map((r) => toRef(r, 1 - Number(r._distance)));
   }
 
   /**
@@ -58,10 +58,12 @@ export class TableSnapshot {
     const withRowIds = refs.filter((r) => r.rowid !== undefined && !r.row);
     if (withRowIds.length) {
       try {
-        const taken = (await this.handle
-          .takeRowIds(withRowIds.map((r) => r.rowid!))
-          .select(['chunk_id', ...READ_COLUMNS])
-          .toArray()) as Raw[];
+        const taken = plainRows(
+          await this.handle
+            .takeRowIds(withRowIds.map((r) => r.rowid!))
+            .select(['chunk_id', ...READ_COLUMNS])
+            .toArrow(),
+        );
         for (const r of taken) byId.set(String(r.chunk_id), r);
       } catch {
         // stale row ids: fall through to the lookup by chunk_id
@@ -70,11 +72,13 @@ export class TableSnapshot {
     const missing = refs.filter((r) => !byId.has(r.chunk_id));
     if (missing.length) {
       const ids = missing.map((r) => sqlString(r.chunk_id)).join(', ');
-      const rows = (await this.handle
-        .query()
-        .where(`chunk_id IN (${ids})`)
-        .select(['chunk_id', ...READ_COLUMNS])
-        .toArray()) as Raw[];
+      const rows = plainRows(
+        await this.handle
+          .query()
+          .where(`chunk_id IN (${ids})`)
+          .select(['chunk_id', ...READ_COLUMNS])
+          .toArrow(),
+      );
       for (const r of rows) byId.set(String(r.chunk_id), r);
     }
     return refs.flatMap((ref) => {
