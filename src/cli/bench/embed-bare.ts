@@ -9,7 +9,7 @@ import { applyPrefix } from '../../core/embed/presets.js';
 
 /**
  * The bare loop the embedding bench compares ragdesk with: the same model.onnx in an onnxruntime-node
- * InferenceSession (the onnxruntime-node transformers.js itself loads, default session options), the same
+ * InferenceSession (the onnxruntime-node transformers.js itself loads), the same
  * tokenizer called the same way as embed-worker.ts (padding, truncation), the same batch size, then the same
  * pooling. No worker, no messages, no copies. Tokenization happens before the timed loop and is timed on its own.
  */
@@ -21,7 +21,8 @@ export interface BareLoop {
   release(): Promise<void>;
 }
 
-export async function openBareLoop(modelDir: string): Promise<BareLoop> {
+/** `sessionOptions`: onnxruntime's defaults when absent (ragdesk passes ORT_SESSION_OPTIONS). */
+export async function openBareLoop(modelDir: string, sessionOptions: Ort.InferenceSession.SessionOptions = {}): Promise<BareLoop> {
   const spec = resolveModelSpec(modelDir, 'embedding');
   // The onnxruntime-node transformers.js resolves (it is its dependency, not ours): the same binary and version.
   const fromTransformers = createRequire(createRequire(import.meta.url).resolve('@huggingface/transformers'));
@@ -33,6 +34,7 @@ export async function openBareLoop(modelDir: string): Promise<BareLoop> {
   const tokenizer = await t.AutoTokenizer.from_pretrained(spec.name, { local_files_only: true });
   const session = await ort.InferenceSession.create(path.join(modelDir, onnxFile(pickDtype(modelDir) ?? 'fp32')), {
     logSeverityLevel: 3,
+    ...sessionOptions,
   });
   const wanted = session.inputNames;
   return {

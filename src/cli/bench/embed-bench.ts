@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Core } from '../../core/core.js';
 import { buildFixtureModel } from '../../core/embed/fixture-model.js';
+import { ORT_SESSION_OPTIONS } from '../../core/embed/loader.js';
 import { DEFAULT_BATCH_SIZE } from '../../core/embed/model-manager.js';
 import { passageText } from '../../core/embed/passage.js';
 import { prepareFile } from '../../core/services/document-service.js';
@@ -159,7 +160,9 @@ export async function benchEmbed(root: string, work: string, log: (s: string) =>
   log('  embedding alone: ragdesk embedder vs a bare onnxruntime loop over the same chunks…');
   const core = await Core.open({ dataDir: path.join(work, 'embed-core'), allowDownload: false });
   const batch = DEFAULT_BATCH_SIZE;
-  const bare = await openBareLoop(modelDir);
+  // The bare loop with ragdesk's session options (the baseline), and with onnxruntime's defaults (spin-waiting on).
+  const bare = await openBareLoop(modelDir, ORT_SESSION_OPTIONS);
+  const bareDefault = await openBareLoop(modelDir);
   try {
     await core.client.createKb({ kb_id: 'chunks', embedding_model: modelDir });
     let texts: string[] = [];
@@ -168,12 +171,14 @@ export async function benchEmbed(root: string, work: string, log: (s: string) =>
     // Warm-up of both (JIT, ORT's first runs, the tokenizer's caches).
     await embedder.embedPassages(texts.slice(0, 512));
     await bare.run(bare.tokenize(texts.slice(0, 512), batch));
-    const best = { ragdesk: Infinity, tokenize: Infinity, inference: Infinity };
+    await bareDefault.run(bare.tokenize(texts.slice(0, 512), batch));
+    const best = { ragdesk: Infinity, tokenize: Infinity, inference: Infinity, inferenceDefault: Infinity };
     for (let r = 0; r < ROUNDS; r++) {
       best.ragdesk = Math.min(best.ragdesk, await seconds(() => embedder.embedPassages(texts)));
       let batches: ReturnType<typeof bare.tokenize> = [];
       best.tokenize = Math.min(best.tokenize, await seconds(async () => void (batches = bare.tokenize(texts, batch))));
       best.inference = Math.min(best.inference, await seconds(() => bare.run(batches)));
+      best.inferenceDefault = Math.min(best.inferenceDefault, await seconds(() => bareDefault.run(batches)));
     }
     const row = (loop: string, s: number): EmbedLoopRow => ({
       loop,
@@ -187,8 +192,10 @@ export async function benchEmbed(root: string, work: string, log: (s: string) =>
       row('bare: tokenize + run + pool', best.tokenize + best.inference),
       row('bare: tokenize only', best.tokenize),
       row('bare: run + pool only', best.inference),
+      row('bare: run + pool, onnxruntime defaults', best.inferenceDefault),
     ];
-    notes.push(`embedding loops: best of ${ROUNDS} alternating rounds each; both on the same machine, one after the other`);
+    notes.push(`embedding loops: best of ${ROUNDS} alternating rounds each, one after the other on the same machine`);
+    notes.push('bare = same model.onnx, tokenizer call, batch size, pooling and session options as the worker, no worker');
     return {
       model: label,
       input_mb: round(mb, 1),
@@ -203,6 +210,7 @@ export async function benchEmbed(root: string, work: string, log: (s: string) =>
     };
   } finally {
     await bare.release();
+    await bareDefault.release();
     await core.close();
   }
 }
