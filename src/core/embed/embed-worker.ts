@@ -14,10 +14,11 @@ import {
   type FeatureExtractionPipeline,
   type PreTrainedModel,
   type PreTrainedTokenizer,
-  type Tensor,
+  Tensor,
 } from '@huggingface/transformers';
 import { checkLocal, classifyLoadError, createProgressMapper, missingFailure, ORT_SESSION_OPTIONS } from './loader.js';
 import type { ModelSpec } from './model-spec.js';
+import { int64Rows } from './int64-rows.js';
 import { meanPoolNormalize, normalizeRows } from './pooling.js';
 import type { EmbedResult, LoadResult, RerankResult, WorkerFailure, WorkerInit, WorkerRequest, WorkerResponse } from './protocol.js';
 
@@ -123,7 +124,10 @@ function loaded<K extends Loaded['kind']>(key: string, kind: K): Extract<Loaded,
  * Models whose export already pools (`sentence_embedding`, or a 2-D output) are only normalised.
  */
 async function runEmbedding(pipe: FeatureExtractionPipeline, texts: string[]): Promise<{ data: Float32Array; dim: number }> {
-  const inputs = pipe.tokenizer(texts, { padding: true, truncation: true }) as { attention_mask: Tensor };
+  // Token rows as plain arrays, made into int64 tensors here without transformers.js' intermediate arrays.
+  const rows = pipe.tokenizer(texts, { padding: true, truncation: true, return_tensor: false }) as unknown as Record<string, number[][]>;
+  const inputs: Record<string, Tensor> = {};
+  for (const [key, { data, dims }] of Object.entries(int64Rows(rows))) inputs[key] = new Tensor('int64', data, dims);
   const outputs = (await pipe.model(inputs)) as Record<string, Tensor | undefined>;
   const pooled = outputs.sentence_embedding;
   const hidden = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.logits;
@@ -132,7 +136,9 @@ async function runEmbedding(pipe: FeatureExtractionPipeline, texts: string[]): P
     return { data: normalizeRows(t.data as ArrayLike<number>, t.dims), dim: t.dims[1] ?? 0 };
   }
   if (!hidden || hidden.dims.length !== 3) throw new Error(`unexpected model outputs: ${Object.keys(outputs).join(', ')}`);
-  const data = meanPoolNormalize(hidden.data as ArrayLike<number>, hidden.dims, inputs.attention_mask.data as ArrayLike<bigint>);
+  const mask = inputs.attention_mask;
+  if (!mask) throw new Error('the tokenizer gave no attention_mask');
+  const data = meanPoolNormalize(hidden.data as ArrayLike<number>, hidden.dims, mask.data as ArrayLike<bigint>);
   return { data, dim: hidden.dims[2] ?? 0 };
 }
 
