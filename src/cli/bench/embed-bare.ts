@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as Ort from 'onnxruntime-node';
-import type { Tensor } from '@huggingface/transformers';
+import { int64Rows } from '../../core/embed/int64-rows.js';
 import { onnxFile, pickDtype } from '../../core/embed/loader.js';
 import { resolveModelSpec } from '../../core/embed/model-spec.js';
 import { meanPoolNormalize, normalizeRows } from '../../core/embed/pooling.js';
@@ -42,14 +42,18 @@ export async function openBareLoop(modelDir: string, sessionOptions: Ort.Inferen
       const out: Array<{ feeds: Record<string, Ort.Tensor>; mask: BigInt64Array }> = [];
       const all = applyPrefix(texts, spec.prefixes.passage);
       for (let i = 0; i < all.length; i += batch) {
-        const enc = tokenizer(all.slice(i, i + batch), { padding: true, truncation: true }) as unknown as Record<string, Tensor>;
+        const rows = tokenizer(all.slice(i, i + batch), { padding: true, truncation: true, return_tensor: false }) as unknown as Record<
+          string,
+          number[][]
+        >;
+        const enc = int64Rows(rows);
         const feeds: Record<string, Ort.Tensor> = {};
         for (const name of wanted) {
           const x = enc[name];
           if (!x) throw new Error(`the tokenizer gives no ${name} for ${modelDir}`);
-          feeds[name] = new ort.Tensor('int64', x.data as BigInt64Array, x.dims);
+          feeds[name] = new ort.Tensor('int64', x.data, x.dims);
         }
-        out.push({ feeds, mask: enc.attention_mask!.data as BigInt64Array });
+        out.push({ feeds, mask: enc.attention_mask!.data });
       }
       return out;
     },
