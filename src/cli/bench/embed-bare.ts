@@ -6,12 +6,12 @@ import { onnxFile, pickDtype } from '../../core/embed/loader.js';
 import { resolveModelSpec } from '../../core/embed/model-spec.js';
 import { meanPoolNormalize, normalizeRows } from '../../core/embed/pooling.js';
 import { applyPrefix } from '../../core/embed/presets.js';
+import { memoizeWordPiece } from '../../core/embed/wordpiece-memo.js';
 
 /**
  * The bare loop the embedding bench compares ragdesk with: the same model.onnx in an onnxruntime-node
- * InferenceSession (the onnxruntime-node transformers.js itself loads), the same
- * tokenizer called the same way as embed-worker.ts (padding, truncation), the same batch size, then the same
- * pooling. No worker, no messages, no copies. Tokenization happens before the timed loop and is timed on its own.
+ * InferenceSession (the onnxruntime-node transformers.js itself loads), the same tokenizer called the same way
+ * as embed-worker.ts (WordPiece memo, padding, truncation, int64Rows), the same batch size, then the same pooling. No worker, no messages, no copies. Tokenization happens before the timed loop and is timed on its own.
  */
 export interface BareLoop {
   /** Tokenize every batch (timed by the caller); returns the feeds, ready to run. */
@@ -32,6 +32,7 @@ export async function openBareLoop(modelDir: string, sessionOptions: Ort.Inferen
   t.env.allowLocalModels = true;
   t.env.localModelPath = spec.localModelPath ?? path.dirname(modelDir);
   const tokenizer = await t.AutoTokenizer.from_pretrained(spec.name, { local_files_only: true });
+  memoizeWordPiece(tokenizer);
   const session = await ort.InferenceSession.create(path.join(modelDir, onnxFile(pickDtype(modelDir) ?? 'fp32')), {
     logSeverityLevel: 3,
     ...sessionOptions,
