@@ -11,6 +11,8 @@ export function annPartitions(rows: number): number {
 
 /** Query-time search effort for a `limit`-deep ANN query. */
 export function annQuery(limit: number): { nprobes: number; ef: number; refineFactor: number } {
-  // Deep candidate lists for fusion (50-100) use a cheaper refine, as their tail matters less.
-  return { nprobes: 32, ef: Math.max(64, limit * 2), refineFactor: limit <= 20 ? 4 : 2 };
+  // Deep candidate lists for fusion (50-100) use a cheaper refine, as their tail matters less. LanceDB refuses a
+  // query whose HNSW `ef` is below the candidates it refines (limit × refine factor): "ef must be >= k".
+  const refineFactor = limit <= 20 ? 4 : 2;
+  return { nprobes: 32, ef: Math.max(64, limit * 2, limit * refineFactor), refineFactor };
 }
