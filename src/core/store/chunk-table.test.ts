@@ -59,3 +59,27 @@ describe('ChunkTable snapshots and upkeep', () => {
     table.closeSnapshots();
   });
 });
+
+describe('ChunkTable lexical state across a reopen', () => {
+  it('a write before the first search of a process leaves only the written rows to scan, not the whole table', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-chunk-table-'));
+    dirs.push(dir);
+    const db = await connect(dir);
+    const first = await ChunkTable.create(db, 'chunks__t', 0);
+    for (let d = 0; d < 6; d++) await first.add([row(`doc${d}`, 0, `fjord harbour note number ${d}`)]);
+    await first.ensureFtsIndex();
+    first.closeSnapshots();
+    // A new process: it writes before it searches.
+    const reopened = (await ChunkTable.open(db, 'chunks__t'))!;
+    await reopened.add([row('late', 0, 'fjord late note')]);
+    const snap = await reopened.snapshot();
+    const view = (snap as unknown as { view: { watermark: bigint; complete: boolean } }).view;
+    expect(view.watermark).toBeGreaterThan(0n);
+    expect(view.complete).toBe(false);
+    expect(await reopened.count(`_rowaddr >= ${view.watermark}`)).toBe(1);
+    const part = await snap.lexicalPart(['fjord'], 10);
+    expect(part.candidates.map((c) => c.chunk_id).sort()).toEqual([...[0, 1, 2, 3, 4, 5].map((d) => `doc${d}#0`), 'late#0'].sort());
+    expect(part.stats.docs).toBe(7);
+    reopened.closeSnapshots();
+  });
+});

@@ -61,9 +61,16 @@ export class ChunkTable {
     this.lexical = new LexicalIndex(hasFts);
   }
 
-  /** Run a commit and the state change that goes with it, in the table's commit order. */
+  /**
+   * Run a commit and the state change that goes with it, in the table's commit order. The lexical state is worked
+   * out on the version before this process's first commit: worked out after a write instead, the index would no
+   * longer cover every row, so every row would count as unindexed (and be scanned by each search) until upkeep ran.
+   */
   private commit<T>(work: () => Promise<T>): Promise<T> {
-    return this.commits.run('commit', work);
+    return this.commits.run('commit', async () => {
+      await this.lexical.settle(this.table);
+      return work();
+    });
   }
 
   /**

@@ -131,6 +131,11 @@ export class LexicalIndex {
     this.dirty = true;
   }
 
+  /** Work the state out now, on `table` as it is, if it is not known yet (before a commit changes the table). */
+  async settle(table: Table): Promise<void> {
+    if (!this.known) await this.view(table);
+  }
+
   /** The state for a snapshot just pinned at the table's current version (called in the table's commit order). */
   async view(pinned: Table): Promise<LexicalView> {
     if (!this.known) {
