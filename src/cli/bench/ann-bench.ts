@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Core } from '../../core/core.js';
+import { plainChunkRow } from '../../core/store/chunk-rows.js';
 import type { ChunkRow } from '../../core/store/chunk-table.js';
 import { percentile, round } from './stats.js';
 
@@ -49,29 +50,9 @@ export async function benchAnnRecall(root: string, workDir: string): Promise<Rec
     for (let i = 0; i < sentences.length; i += 4096) {
       const batch = sentences.slice(i, i + 4096);
       const vectors = await embedder.embedPassages(batch.map((s) => s.text));
-      const rows: ChunkRow[] = batch.map((s, j) => ({
-        chunk_id: `s${i + j}`,
-        doc_id: s.doc,
-        version: 'v',
-        chunk_index: i + j,
-        text: s.text,
-        fts: '',
-        vector: vectors[j]!,
-        title: '',
-        source: '',
-        parser: 'text',
-        page: null,
-        heading_path: null,
-        line_start: null,
-        line_end: null,
-        char_start: 0,
-        char_end: s.text.length,
-        tokens: 0,
-        metadata: '{}',
-        created_at: now,
-        updated_at: now,
-        meta: {},
-      }));
+      const rows: ChunkRow[] = batch.map((s, j) =>
+        plainChunkRow({ chunk_id: `s${i + j}`, doc_id: s.doc, chunk_index: i + j, text: s.text, fts: '', vector: vectors[j]! }, now),
+      );
       await table.add(rows);
     }
     const embedSeconds = (performance.now() - embedStart) / 1000;

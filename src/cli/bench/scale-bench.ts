@@ -7,7 +7,7 @@ import { buildFixtureModel } from '../../core/embed/fixture-model.js';
 import { search } from '../../core/search/search-service.js';
 import { ANN_MIN_ROWS } from '../../core/services/indexing.js';
 import { annQuery } from '../../core/store/ann-params.js';
-import { physicalChunkTable } from '../../core/store/chunk-rows.js';
+import { physicalChunkTable, plainChunkRow } from '../../core/store/chunk-rows.js';
 import type { ChunkRow } from '../../core/store/chunk-table.js';
 import { analyzeForIndex } from '../../core/text/analyzer.js';
 import type { SearchMode } from '../../shared/contract/index.js';
@@ -143,29 +143,20 @@ export async function benchScale(
       }
       const rows: ChunkRow[] = current.map((c, j) => {
         bytes += Buffer.byteLength(c.text);
-        return {
-          chunk_id: `c${c.i}`,
-          doc_id: c.doc_id,
-          version: 'v1',
-          chunk_index: c.i % 8,
-          text: c.text,
-          fts: analyzeForIndex(c.text),
-          vector: vecs[j]!,
-          title: c.title,
-          source: `scale/${c.doc_id}.txt`,
-          parser: 'text',
-          page: null,
-          heading_path: null,
-          line_start: null,
-          line_end: null,
-          char_start: 0,
-          char_end: c.text.length,
-          tokens: 0,
-          metadata: '{}',
-          created_at: now,
-          updated_at: now,
-          meta: {},
-        };
+        return plainChunkRow(
+          {
+            chunk_id: `c${c.i}`,
+            doc_id: c.doc_id,
+            version: 'v1',
+            chunk_index: c.i % 8,
+            text: c.text,
+            fts: analyzeForIndex(c.text),
+            vector: vecs[j]!,
+            title: c.title,
+            source: `scale/${c.doc_id}.txt`,
+          },
+          now,
+        );
       });
       await table.add(rows);
       const done = from + current.length;
@@ -295,12 +286,17 @@ async function queryPhase(job: QueryJob): Promise<void> {
       await rawTable
         .query()
         .fullTextSearch(analyzed, { columns: ['fts'] })
-        .select(['chunk_id'])
+        .select(['chunk_id', '_score'])
         .limit(TOP_K)
         .toArray();
       if (i >= 20) rawFts.push(performance.now() - t);
       t = performance.now();
-      let vq = rawTable.vectorSearch(Array.from(vectors[i]!)).column('vector').distanceType('cosine').select(['chunk_id']).limit(TOP_K);
+      let vq = rawTable
+        .vectorSearch(Array.from(vectors[i]!))
+        .column('vector')
+        .distanceType('cosine')
+        .select(['chunk_id', '_distance'])
+        .limit(TOP_K);
       if (table.vectorIndexReady) vq = vq.nprobes(p.nprobes).ef(p.ef).refineFactor(p.refineFactor);
       await vq.toArray();
       if (i >= 20) rawVec.push(performance.now() - t);

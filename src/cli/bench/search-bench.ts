@@ -4,6 +4,7 @@ import { Core } from '../../core/core.js';
 import type { Embedder, ModelManager } from '../../core/embed/types.js';
 import { search } from '../../core/search/search-service.js';
 import { flushIndexing, maintainIndexes } from '../../core/services/indexing.js';
+import { plainChunkRow } from '../../core/store/chunk-rows.js';
 import type { ChunkRow } from '../../core/store/chunk-table.js';
 import { analyzeForIndex } from '../../core/text/analyzer.js';
 import type { SearchMode } from '../../shared/contract/index.js';
@@ -89,29 +90,21 @@ export async function benchSearch(
         const rows: ChunkRow[] = [];
         for (let j = i; j < Math.min(size, i + 5_000); j++) {
           const text = sentence(60);
-          rows.push({
-            chunk_id: `c${j}`,
-            doc_id: `d${Math.floor(j / 10)}`,
-            version: 'v',
-            chunk_index: j % 10,
-            text,
-            fts: analyzeForIndex(text),
-            vector: unit(rand, DIM),
-            title: `Doc ${Math.floor(j / 10)}`,
-            source: '',
-            parser: 'text',
-            page: null,
-            heading_path: null,
-            line_start: null,
-            line_end: null,
-            char_start: 0,
-            char_end: text.length,
-            tokens: 60,
-            metadata: '{}',
-            created_at: now,
-            updated_at: now,
-            meta: {},
-          });
+          rows.push(
+            plainChunkRow(
+              {
+                chunk_id: `c${j}`,
+                doc_id: `d${Math.floor(j / 10)}`,
+                chunk_index: j % 10,
+                text,
+                fts: analyzeForIndex(text),
+                vector: unit(rand, DIM),
+                title: `Doc ${Math.floor(j / 10)}`,
+                tokens: 60,
+              },
+              now,
+            ),
+          );
         }
         await table.add(rows);
       }

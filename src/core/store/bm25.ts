@@ -59,20 +59,8 @@ export function queryTerms(analyzedQuery: string): string[] {
   return [...new Set(indexTokens(analyzedQuery))];
 }
 
-/** Term frequencies of the query terms in one row's analysed text, and the row's length. */
-export function termFrequencies(analyzed: string, terms: ReadonlySet<string>): { tf: Map<string, number>; dl: number } {
-  const tf = new Map<string, number>();
-  let dl = 0;
-  for (const t of analyzed.split(' ')) {
-    if (!kept(t)) continue;
-    dl++;
-    if (terms.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
-  }
-  return { tf, dl };
-}
-
 /**
- * Occurrences of each query term among an analysed text's space-separated tokens: the `tf` of termFrequencies
+ * Occurrences of each query term among an analysed text's space-separated tokens: the term frequencies of a full split
  * without splitting the whole text (a search scores up to a hundred candidates of hundreds of tokens each; the
  * row's length comes from its stored `fts_len`). `terms` are index tokens (queryTerms), so never hold a space.
  */

@@ -27,6 +27,35 @@ export interface ChunkRow {
   meta: Record<string, unknown>;
 }
 
+/**
+ * A chunk row of plain text with no location (benches and tests that write straight to a chunk table): what is
+ * not given is empty, the row spans its whole text, and both timestamps are `now`.
+ */
+export function plainChunkRow(
+  fields: Pick<ChunkRow, 'chunk_id' | 'doc_id' | 'chunk_index' | 'text' | 'fts'> & Partial<ChunkRow>,
+  now = new Date().toISOString(),
+): ChunkRow {
+  return {
+    version: 'v',
+    vector: null,
+    title: '',
+    source: '',
+    parser: 'text',
+    page: null,
+    heading_path: null,
+    line_start: null,
+    line_end: null,
+    char_start: 0,
+    char_end: fields.text.length,
+    tokens: 0,
+    metadata: '{}',
+    created_at: now,
+    updated_at: now,
+    meta: {},
+    ...fields,
+  };
+}
+
 /** A chunk as read back for hits and chunk listings. */
 export interface StoredChunk {
   doc_id: string;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { connect } from '@lancedb/lancedb';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChunkRow } from './chunk-rows.js';
+import { plainChunkRow, type ChunkRow } from './chunk-rows.js';
 import { ChunkTable } from './chunk-table.js';
 
 const dirs: string[] = [];
@@ -12,30 +12,17 @@ afterEach(() => {
 });
 
 function row(docId: string, i: number, text: string): ChunkRow {
-  const now = new Date().toISOString();
-  return {
+  return plainChunkRow({
     chunk_id: `${docId}#${i}`,
     doc_id: docId,
     version: 'v1',
     chunk_index: i,
     text,
     fts: text,
-    vector: null,
     title: docId,
     source: 'test',
-    parser: 'text',
-    page: null,
-    heading_path: null,
-    line_start: null,
-    line_end: null,
-    char_start: 0,
-    char_end: text.length,
     tokens: 3,
-    metadata: '{}',
-    created_at: now,
-    updated_at: now,
-    meta: {},
-  };
+  });
 }
 
 describe('ChunkTable snapshots and upkeep', () => {
