@@ -147,6 +147,10 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
         ctx.events.emit('ingest', { kb_id: kbId, file: item.file, doc_id: item.doc_id, stage: 'ocr', page: p.done, pages: p.total });
         env.onProgress?.(job);
       },
+      onStream: (item, p) => {
+        job.stream = p && { file: item.key, ...p };
+        env.onProgress?.(job);
+      },
     };
     for (const line of job.done.values()) applyLine(env.ledger, items[line.i], line);
     const groupSize = env.groupSize ?? GROUP_SIZE;
