@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { indexLength, indexTokens, queryTerms, termCounts } from './bm25.js';
+import { bm25, dfFromScore, indexLength, indexTokens, queryTerms, termCounts } from './bm25.js';
 
 /** The reference: split the whole text into the index's tokens and count the query's terms among them. */
 function fullSplit(analyzed: string, terms: ReadonlySet<string>): { tf: Map<string, number>; dl: number } {
@@ -32,5 +32,29 @@ describe('term counts for BM25', () => {
         ['ab', 1],
       ]),
     );
+  });
+});
+
+describe('document frequency from a one-term score', () => {
+  it('inverts bm25 for any count up to a million rows (float32 scores), and refuses a score no whole count gives', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 400 }),
+        (docs, share, tf, dl) => {
+          const df = Math.max(1, Math.round(share * docs));
+          const tokens = docs * 120;
+          const stats = { docs, tokens, df: new Map([['t', df]]) };
+          // LanceDB hands scores back as float32.
+          const score = Math.fround(bm25(new Map([['t', tf]]), Math.max(dl, tf), stats));
+          expect(dfFromScore(score, tf, Math.max(dl, tf), docs, tokens)).toBe(df);
+        },
+      ),
+    );
+    // A score no whole count gives (as from statistics other than the ones passed in) is refused.
+    const half = bm25(new Map([['t', 2]]), 100, { docs: 100_000, tokens: 12_000_000, df: new Map([['t', 40_000.5]]) });
+    expect(dfFromScore(half, 2, 100, 100_000, 12_000_000)).toBeUndefined();
   });
 });

@@ -97,3 +97,19 @@ export function bm25(tf: ReadonlyMap<string, number>, dl: number, stats: LexStat
   }
   return score;
 }
+
+/**
+ * The document frequency behind a one-term BM25 score: what a row's `score` for the single term `tf` times in `dl`
+ * tokens implies under `docs` rows of `tokens` tokens (the inverse of `bm25`: idf = ln((N + 1) / (df + 0.5))).
+ * Undefined unless it lands within 0.25 of a whole count in 1..docs (float rounding is far below that up to
+ * millions of rows; anything else means the score was not computed over those statistics).
+ */
+export function dfFromScore(score: number, tf: number, dl: number, docs: number, tokens: number): number | undefined {
+  if (docs === 0 || tf <= 0 || !(score > 0)) return undefined;
+  const avgdl = tokens / docs;
+  const norm = BM25_K1 * (1 - BM25_B + (BM25_B * dl) / (avgdl > 0 ? avgdl : 1));
+  const idfValue = score / ((tf * (BM25_K1 + 1)) / (tf + norm));
+  const df = (docs + 1) / Math.exp(idfValue) - 0.5;
+  const n = Math.round(df);
+  return Math.abs(df - n) <= 0.25 && n >= 1 && n <= docs ? n : undefined;
+}

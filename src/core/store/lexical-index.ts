@@ -1,5 +1,5 @@
 import type { Table } from '@lancedb/lancedb';
-import { emptyStats, indexLength, termCounts, type LexStats } from './bm25.js';
+import { dfFromScore, emptyStats, indexLength, termCounts, type LexStats } from './bm25.js';
 import { plainRows, READ_COLUMNS } from './chunk-rows.js';
 
 /**
@@ -15,8 +15,10 @@ import { plainRows, READ_COLUMNS } from './chunk-rows.js';
  * - The index covers every row whose address (`_rowaddr`: fragment id << 32 | offset) is below the watermark
  *   `W` taken when it was built: fragment ids only grow, so later writes land at or above `W`.
  * - Indexed part: candidates from the index alone (`fastSearch`, prefiltered to `_rowaddr < W`); its statistics
- *   (rows, total length, and each query term's document frequency counted through the index) are exact for the
- *   live rows and are cached until a write removes indexed rows.
+ *   (rows, total length, and each query term's document frequency) are exact for the live rows and are cached
+ *   until a write removes indexed rows. A term's document frequency is read off LanceDB's own score for the term
+ *   alone (one row: `dfFromScore`) while the index's statistics are known to be the live rows' (`exactStats`);
+ *   otherwise it is counted through the index (every posting: 100-470 ms for a common term at 1M rows).
  * - Delta (`_rowaddr >= W`): scanned, every row's terms counted here.
  * - Each candidate is scored with the union's statistics (bm25.ts), the formula LanceDB uses: the ranking equals
  *   a freshly built index's, give or take float rounding. Searches over several KBs add their statistics up.
@@ -68,6 +70,13 @@ export interface LexicalView {
    * Known from this process's own commits (one owner writes a data dir: the writer lock).
    */
   complete: boolean;
+  /**
+   * The index's own statistics are those of the live indexed rows: no row it counted has been deleted or
+   * rewritten since. LanceDB keeps a removed row in its row count, lengths and document frequencies, even
+   * through `optimize()` (measured), so once a row goes this stays false until the table is reopened with a
+   * history that shows none went (see `appendOnly`).
+   */
+  exactStats: boolean;
 }
 
 /**
@@ -85,6 +94,10 @@ export class LexicalIndex {
   private base: { epoch: number; docs: number; tokens: number } | undefined;
   private readonly df = new Map<string, { epoch: number; n: number }>();
   private dirty = false;
+  /** See LexicalView.exactStats. */
+  private exactStats = false;
+  /** Document frequencies read off the index's scores vs counted through it (what the scale bench reports). */
+  readonly dfReads = { derived: 0, counted: 0 };
 
   constructor(private hasIndex: boolean) {}
 
@@ -106,6 +119,7 @@ export class LexicalIndex {
   removed(): void {
     this.dirty = true;
     this.epoch++;
+    this.exactStats = false;
   }
 
   /**
@@ -120,6 +134,8 @@ export class LexicalIndex {
       this.watermark = await endAddress(table);
       this.dirty = false;
     }
+    // Folding appended rows in keeps exact statistics exact; a build after removals is only known exact from history.
+    if (!this.known || !this.exactStats) this.exactStats = await appendOnly(table);
     this.known = true;
   }
 
@@ -129,6 +145,7 @@ export class LexicalIndex {
     this.known = false;
     this.epoch++;
     this.dirty = true;
+    this.exactStats = false;
   }
 
   /** Work the state out now, on `table` as it is, if it is not known yet (before a commit changes the table). */
@@ -151,9 +168,15 @@ export class LexicalIndex {
           this.watermark = 0n;
           this.dirty = true;
         }
+        this.exactStats = this.watermark > 0n && (await appendOnly(pinned));
       }
     }
-    return { watermark: this.watermark, epoch: this.epoch, complete: this.watermark > 0n && !this.dirty };
+    return {
+      watermark: this.watermark,
+      epoch: this.epoch,
+      complete: this.watermark > 0n && !this.dirty,
+      exactStats: this.exactStats && this.watermark > 0n,
+    };
   }
 
   /** The row filter selecting the indexed part of a view (none when every row is indexed). */
@@ -174,10 +197,23 @@ export class LexicalIndex {
     return base;
   }
 
-  /** Live indexed rows holding `term`, counted through the index. */
-  private async indexedDf(table: Table, view: LexicalView, term: string, docs: number): Promise<number> {
+  /** Live indexed rows holding `term`: read off the index's score when its statistics are exact, else counted. */
+  private async indexedDf(table: Table, view: LexicalView, term: string, base: { docs: number; tokens: number }): Promise<number> {
     const hit = this.df.get(term);
     if (hit?.epoch === view.epoch) return hit.n;
+    const derived = view.exactStats ? await derivedDf(table, term, base) : undefined;
+    if (derived !== undefined) this.dfReads.derived++;
+    else this.dfReads.counted++;
+    const n = derived ?? (await this.countedDf(table, view, term, base.docs));
+    if (view.epoch === this.epoch) {
+      if (this.df.size > 50_000) this.df.clear();
+      this.df.set(term, { epoch: view.epoch, n });
+    }
+    return n;
+  }
+
+  /** Live indexed rows holding `term`, counted through the index (reads the term's whole posting list). */
+  private async countedDf(table: Table, view: LexicalView, term: string, docs: number): Promise<number> {
     const below = LexicalIndex.below(view);
     let q = table.query().fullTextSearch(term, FTS_COLUMN).fastSearch();
     if (below) q = q.where(below);
@@ -185,10 +221,6 @@ export class LexicalIndex {
       .select(['_score'])
       .limit(docs + 1)
       .toArrow();
-    if (view.epoch === this.epoch) {
-      if (this.df.size > 50_000) this.df.clear();
-      this.df.set(term, { epoch: view.epoch, n: rows.numRows });
-    }
     return rows.numRows;
   }
 
@@ -225,7 +257,7 @@ export class LexicalIndex {
   ) {
     const base = await this.indexedBase(table, view);
     const df = new Map<string, number>();
-    if (base.docs > 0) await Promise.all(terms.map(async (t) => df.set(t, await this.indexedDf(table, view, t, base.docs))));
+    if (base.docs > 0) await Promise.all(terms.map(async (t) => df.set(t, await this.indexedDf(table, view, t, base))));
     const below = LexicalIndex.below(view);
     const filter = below && where ? `${below} AND (${where})` : (below ?? where);
     const search = table.query().fullTextSearch(terms.join(' '), FTS_COLUMN).fastSearch();
@@ -241,6 +273,46 @@ export class LexicalIndex {
           );
     return { docs: base.docs, tokens: base.tokens, df, candidates: rows.map((r) => candidate(r, termSet, withRows)) };
   }
+}
+
+/**
+ * A term's document frequency in the index from LanceDB's score of the best row for the term alone (top-1 by
+ * block-max WAND: a few blocks of the posting list instead of all of it). Only valid while the index's statistics
+ * are the live indexed rows' (`exactStats`): then its row count and average length are `base`'s. Undefined when
+ * the score does not invert to a whole count (the caller counts instead).
+ */
+async function derivedDf(table: Table, term: string, base: { docs: number; tokens: number }): Promise<number | undefined> {
+  const rows = plainRows(
+    await table.query().fullTextSearch(term, FTS_COLUMN).fastSearch().select(['fts', 'fts_len', '_score']).limit(1).toArrow(),
+  );
+  const r = rows[0];
+  if (!r) return 0;
+  const fts = String(r.fts ?? '');
+  const tf = termCounts(fts, new Set([term])).get(term) ?? 0;
+  const dl = r.fts_len === null || r.fts_len === undefined ? indexLength(fts) : Number(r.fts_len);
+  return dfFromScore(Number(r._score), tf, dl, base.docs, base.tokens);
+}
+
+/**
+ * Whether no row was ever removed from the table (so an index over it, however built and folded, counts only
+ * live rows), from LanceDB's version history: every version since the first kept, none with deleted rows or fewer
+ * fragments than the one before, and fragment ids 0..F-1 all present now. A removal shows as deleted rows, as a
+ * drop in the fragment count at its version, or (a fragment dropped and others written in the same commit) as a
+ * gap below the highest fragment id, which ids that only grow never fill. Compaction also lowers the count: it
+ * reads as a removal (safe). A history pruned by upkeep cannot tell: false.
+ */
+async function appendOnly(table: Table): Promise<boolean> {
+  const current = await table.version();
+  const versions = (await table.listVersions()).filter((v) => v.version <= current).sort((a, b) => a.version - b.version);
+  if (versions[0]?.version !== 1) return false;
+  let fragments = 0;
+  for (const v of versions) {
+    const f = Number(v.metadata.total_fragments ?? 0);
+    const deleted = Number(v.metadata.total_deletion_file_rows ?? 0);
+    if (!Number.isInteger(f) || deleted !== 0 || f < fragments) return false;
+    fragments = f;
+  }
+  return (await endAddress(table)) === BigInt(fragments) << 32n;
 }
 
 /** One past the highest fragment id holding rows, as an address: `(max fragment + 1) << 32`. */
