@@ -32,6 +32,14 @@ const REUSE_CHUNKS = 50_000;
 /** Scans read by OCR at once in one job (each page a parse-pool task); the next one waits for a free place. */
 const OCR_IN_FLIGHT = 3;
 
+/** What one write settles: the documents to embed and write, lines settled without writing, deletions. */
+interface Batch {
+  docs: Array<{ i: number; p: Pending }>;
+  lines: ItemLine[];
+  deletes: number[];
+  stale: string[];
+}
+
 /**
  * doc_id → content hash for the given documents (those that exist): one query each 500 ids, or one scan of the
  * KB's documents when there are many.
@@ -97,9 +105,10 @@ function settleResult(
 }
 
 /**
- * Run (or resume) a job: settle every pending file in order, writing documents in batches. Each batch is
- * journaled right after it is written, so a crash loses at most the batch in flight, which the next run redoes
- * (content hashes make anything that did get written a no-op). Stops early when `job.stop` is set.
+ * Run (or resume) a job: settle every pending file in order, writing documents in batches. One batch is embedded
+ * and written while the next files are parsed and chunked; each is journaled right after it is written, in order,
+ * so a crash loses at most the batch in flight and the files gathered after it, which the next run redoes (content
+ * hashes make anything that did get written a no-op). Stops early when `job.stop` is set.
  */
 export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Promise<void> {
   const kbId = job.header.kb_id;
@@ -122,6 +131,13 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
       );
     }
   };
+  /**
+   * The batch being embedded and written while the loop parses and chunks the next files (both cores busy: the
+   * embedding worker and LanceDB's threads on one, parsing and chunking on the other). At most one: the next batch
+   * waits for it, so batches are written and journaled in order, a crash loses at most the batch in flight and the
+   * group being gathered, and at most two groups are held in memory.
+   */
+  let inFlight: Promise<void> | undefined;
   try {
     const kb = ctx.store.registry.get(kbId);
     const x: ExamineEnv = {
@@ -160,35 +176,56 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
     let deletes: number[] = [];
     let stale: string[] = [];
 
-    const flush = async () => {
-      const batch = group;
-      group = [];
-      groupChunks = 0;
-      if (batch.length) {
+    /** Embed and write one batch, delete what it retires, then journal it all (`batch.lines` first). */
+    const write = async (batch: Batch) => {
+      const { docs, lines: settled, deletes: removed, stale: retired } = batch;
+      if (docs.length) {
         const results = await commitDocuments(
           ctx,
           kbId,
-          batch.map((g) => g.p.doc),
+          docs.map((g) => g.p.doc),
         );
-        batch.forEach(({ i, p }, k) => {
+        docs.forEach(({ i, p }, k) => {
           const { line, stale: isStale } = settleResult(p, results[k], env.mirror);
           if (line.record?.indexed) x.docs.set(p.doc.doc_id, p.doc.hash);
-          if (isStale) stale.push(p.doc.doc_id);
-          lines.push({ t: 'item', i, ...line });
+          if (isStale) retired.push(p.doc.doc_id);
+          settled.push({ t: 'item', i, ...line });
         });
       }
-      const gone = [...stale, ...deletes.map((i) => items[i]!.doc_id)].filter((id) => x.docs.has(id));
+      const gone = [...retired, ...removed.map((i) => items[i]!.doc_id)].filter((id) => x.docs.has(id));
       if (gone.length) await offer(gone);
       await deleteDocs(ctx, kbId, gone);
       for (const id of gone) x.docs.delete(id);
-      for (const i of deletes) lines.push({ t: 'item', i, outcome: 'deleted', chunks: 0, record: null });
+      for (const i of removed) settled.push({ t: 'item', i, outcome: 'deleted', chunks: 0, record: null });
+      job.settle(settled);
+      for (const line of settled) applyLine(env.ledger, items[line.i], line);
+      env.onSettle?.(settled, items);
+      env.onProgress?.(job);
+    };
+
+    /** Wait for the batch in flight; its failure (a store error) is thrown here. */
+    const drain = async () => {
+      const running = inFlight;
+      inFlight = undefined;
+      await running;
+    };
+    /**
+     * Hand what is gathered (the group, the lines settled without writing, the deletions) to a write, after the
+     * one in flight. `wait`: until it is journaled too (deletions must be done before the next file is looked at).
+     */
+    const flush = async (wait: boolean) => {
+      await drain();
+      const batch: Batch = { docs: group, lines, deletes, stale };
+      group = [];
+      groupChunks = 0;
+      lines = [];
       deletes = [];
       stale = [];
-      job.settle(lines);
-      for (const line of lines) applyLine(env.ledger, items[line.i], line);
-      env.onSettle?.(lines, items);
-      lines = [];
-      env.onProgress?.(job);
+      const running = write(batch);
+      if (wait) return running;
+      // Awaited by the next flush (drain); until then a failure must not count as unhandled.
+      running.catch(() => undefined);
+      inFlight = running;
     };
 
     /** Scans being read by OCR in the background, while the files after them go on. */
@@ -245,7 +282,7 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
         deletes.push(i);
       } else {
         // Deletions go first, so that a renamed file is not taken for a duplicate of its old self.
-        if (deletes.length) await flush();
+        if (deletes.length) await flush(true);
         const seen = await examine(x, item, env.ledger.get(item.key));
         if ('later' in seen) {
           const entry: (typeof reading)[number] = { i, item, promise: Promise.resolve() };
@@ -256,17 +293,19 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
         } else take(i, item, seen);
       }
       await collect(false);
-      if (full()) await flush();
+      if (full()) await flush(false);
     }
     // What is ready is written now; then the scans still being read.
-    await flush();
+    await flush(false);
     await collect(true);
-    await flush();
+    await flush(true);
     env.ledger.save();
     if (job.stop === 'cancel') job.end('cancelled');
     else if (job.stop) job.state = job.stop === 'pause' ? 'paused' : 'interrupted';
     else job.end('done');
   } catch (err) {
+    // A batch still in flight (the loop failed, not its write) is written and journaled before the job ends.
+    await inFlight?.catch(() => undefined);
     env.ledger.save();
     job.end('failed', err instanceof Error ? err.message : String(err));
     throw err;

@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Core } from '../core.js';
+import { eventually, fixtureModels, tempDir } from '../test-support.js';
+
+describe('runJob', () => {
+  it('parses and chunks the next files while a batch is being written, and journals the batches in order', async () => {
+    const { model } = await fixtureModels();
+    const core = await Core.open({ dataDir: tempDir(), allowDownload: false });
+    try {
+      await core.client.createKb({ kb_id: 'k', embedding_model: model });
+      const dir = tempDir('ragdesk-runner-');
+      const files = [0, 1, 2, 3, 4].map((i) => {
+        const file = path.join(dir, `note-${i}.txt`);
+        fs.writeFileSync(file, `Note ${i}: crate ${i * 7} of pallet ${i * 31} waits at dock ${i % 3} for customs.`);
+        return file;
+      });
+      const job = core.jobs.create({
+        kind: 'files',
+        kb_id: 'k',
+        source_id: null,
+        options: { overwrite: false, force: false },
+        items: files.map((f) => ({
+          key: f,
+          file: f,
+          doc_id: path.basename(f),
+          source: f,
+          action: 'index' as const,
+          bytes: fs.statSync(f).size,
+        })),
+      });
+      // Another writer holds the KB, so the first batch (notes 0 and 1) waits to be written.
+      let release = () => {};
+      const held = new Promise<void>((r) => (release = r));
+      let holding = () => {};
+      const entered = new Promise<void>((r) => (holding = r));
+      const other = core.ctx.store.write('k', async () => {
+        holding();
+        await held;
+      });
+      await entered;
+      const run = core.jobs.run(core.ctx, job, { ledger: core.health.ledger('k', null), mirror: false, groupSize: 2 });
+      try {
+        // Note 2 is read, parsed and chunked meanwhile (the loop only moves on to note 3 once it is), and note 3
+        // after it; taking turns, the loop would wait at note 1 for the first batch's write.
+        await eventually(async () => expect(job.current).toBe(files[3]));
+        expect(job.done.size).toBe(0);
+      } finally {
+        release();
+      }
+      await other;
+      await run;
+      expect(job.state).toBe('done');
+      const settled = fs
+        .readFileSync(job.file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as { t: string; i?: number; outcome?: string })
+        .filter((l) => l.t === 'item');
+      expect(settled.map((l) => [l.i, l.outcome])).toEqual([0, 1, 2, 3, 4].map((i) => [i, 'added']));
+      expect(await core.ctx.store.docs.count('k')).toBe(5);
+    } finally {
+      await core.close();
+    }
+  });
+});
