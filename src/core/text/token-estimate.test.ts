@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { estimateTokenCounter } from '../chunk/estimate.js';
-import { estimateTokens } from './token-estimate.js';
+import { estimateTokens, estimateTokensByPattern } from './token-estimate.js';
 
 describe('estimateTokens', () => {
   it('is 0 for empty or blank text', () => {
@@ -46,5 +49,43 @@ describe('estimateTokens', () => {
   it('grows roughly linearly with text length', () => {
     const text = 'lorem ipsum dolor sit amet '.repeat(1000);
     expect(estimateTokens(text)).toBe(1000 * (2 + 2 + 2 + 1 + 1));
+  });
+});
+
+describe('estimateTokens against the pattern it implements', () => {
+  it('counts exactly as PIECE over mixed scripts, marks, digits, symbols, surrogate pairs and lone surrogates', () => {
+    const alphabet = [
+      ...'ab Zz09 \t\n.,;-_|#*`()[]{}"\'!?',
+      ...'таможнёЁ',
+      ...'中华海关ひらがなカタカナ한국어',
+      '\u0301', // combining acute (a mark)
+      '\u00a0', // no-break space
+      '\u3000', // ideographic space
+      '⿅',
+      '⻔',
+      'Ⅻ', // a letter number
+      '٣', // Arabic-Indic digit
+      '𐐀', // Deseret (outside the BMP)
+      '𠀀', // Han outside the BMP
+      '😀',
+      '\ud800', // a lone high surrogate
+      '\udc00', // a lone low surrogate
+    ];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    for (let n = 0; n < 2000; n++) {
+      const len = next() % 40;
+      let text = '';
+      for (let k = 0; k < len; k++) text += alphabet[next() % alphabet.length];
+      expect(estimateTokens(text), JSON.stringify(text)).toBe(estimateTokensByPattern(text));
+    }
+  });
+
+  it('counts the sample KB exactly as the pattern does', () => {
+    const dir = fileURLToPath(new URL('../../../rag_data/', import.meta.url));
+    for (const name of fs.readdirSync(dir).filter((f) => /\.(md|txt|html)$/.test(f))) {
+      const text = fs.readFileSync(path.join(dir, name), 'utf8');
+      expect(estimateTokens(text), name).toBe(estimateTokensByPattern(text));
+    }
   });
 });
