@@ -14,6 +14,8 @@ import { prepareDocument, resolveChunking, type PreparedDoc } from '../services/
 import { sha256 } from '../util/hash.js';
 import { joinRel, statNoLinks } from '../util/inside.js';
 import type { ItemLine, JobItem, JobOptions } from './journal.js';
+import { streamFormat } from '../parse/stream/stream-format.js';
+import { examineStreamed } from './examine-stream.js';
 
 type Settled = Omit<ItemLine, 't' | 'i'>;
 
@@ -46,6 +48,8 @@ export interface ExamineEnv {
   onOcrPage?: (item: JobItem, p: OcrProgress) => void;
   /** Read scans by OCR in the background (`later`), so a long scan does not hold up the files after it. */
   background?: boolean;
+  /** Progress of a large file written section by section: bytes read, chunks written. */
+  onStream?: (item: JobItem, p: { bytes: number; total_bytes: number; chunks: number } | null) => void;
 }
 
 /** Whether the ledger's record still describes the KB, so that unchanged bytes need no work at all. */
@@ -84,13 +88,14 @@ export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord |
     file_hash: null,
     checked_at: new Date().toISOString(),
   };
-  if (stat.size > ctx.options.maxFileBytes) {
-    const err: ErrorEnvelope = {
-      code: 'too_large',
-      message: `${item.file} is ${stat.size} bytes; the limit is ${ctx.options.maxFileBytes}`,
-    };
+  // Large text and Markdown files are written section by section, in flat memory (examine-stream.ts).
+  const streamed = await streamFormat(item.file, stat.size, ctx.options.streamFromBytes).catch(() => undefined);
+  const limit = streamed ? ctx.options.maxStreamBytes : ctx.options.maxFileBytes;
+  if (stat.size > limit) {
+    const err: ErrorEnvelope = { code: 'too_large', message: `${item.file} is ${stat.size} bytes; the limit is ${limit}` };
     return { settled: failed(base, err, existed) };
   }
+  if (streamed) return examineStreamed(env, item, prev, base, existed, streamed, { stillValid: (p) => stillValid(p, env.docs), failed });
   let data: Buffer;
   try {
     data = await fs.readFile(item.file);

@@ -81,6 +81,8 @@ export class JobHandle {
   current: string | null = null;
   /** OCR of the scan being read now (its ledger key): pages read, and to read (null when none is). */
   ocr: { file: string; done: number; total: number } | null = null;
+  /** A large file being written section by section (its ledger key): bytes read, chunks written (null when none). */
+  stream: { file: string; bytes: number; total_bytes: number; chunks: number } | null = null;
   private stopReason: 'pause' | 'cancel' | 'close' | null = null;
   private stopper = new AbortController();
   private runStart = 0;
@@ -210,6 +212,11 @@ export class JobHandle {
       chunks += l.chunks;
       if (l.outcome === 'failed') failed++;
     }
+    const streaming = this.stream && !this.finished ? this.stream : null;
+    if (streaming) {
+      bytesDone += streaming.bytes;
+      chunks += streaming.chunks;
+    }
     const end = this.finishedAt ? Date.parse(this.finishedAt) : Date.now();
     const ranFor = Date.now() - this.runStart;
     const left = bytesTotal - bytesDone;
@@ -225,6 +232,7 @@ export class JobHandle {
       eta_ms: eta,
       current: this.current,
       ...(this.ocr && !this.finished ? { current_ocr: this.ocr } : {}),
+      ...(streaming ? { current_stream: streaming } : {}),
     };
   }
 

@@ -185,7 +185,7 @@ export function markdownToBlocks(source: string, firstLine = 1): { blocks: Block
 }
 
 /** Lexing that cannot finish (nesting deeper than the stack) falls back to plain paragraphs with line ranges. */
-function markdownOrPlain(source: string, firstLine: number): { blocks: BlockDraft[]; firstH1?: string; warnings: string[] } {
+export function markdownOrPlain(source: string, firstLine: number): { blocks: BlockDraft[]; firstH1?: string; warnings: string[] } {
   try {
     return markdownToBlocks(source, firstLine);
   } catch (err) {

@@ -149,14 +149,14 @@ describe('exact full-text ranking whatever the index state', () => {
     await table.writeDocs(rows('d3', 2, 'v2'), ['d3']);
     await table.writeDocs([...rows('d5', 4, 'v2'), ...rows('new', 2, 'v2')], ['d5']);
     await expectExact('replaced');
-    await table.deleteDoc('d7');
+    await table.deleteDocs(['d7']);
     await table.deleteWhere("doc_id IN ('d8', 'late')");
     await expectExact('deleted');
     await table.optimize();
     expect(table.needsUpkeep).toBe(false);
     await expectExact('after upkeep');
     await table.add(rows('after', 5));
-    await table.deleteDoc('d9');
+    await table.deleteDocs(['d9']);
     await expectExact('writes after upkeep');
     // A fresh process: the watermark is worked out from the table itself.
     store.close();

@@ -14,8 +14,12 @@ export interface CoreOptions {
   allowDownload: boolean;
   /** Largest file accepted, in bytes. */
   maxFileBytes: number;
-  /** Largest extracted text accepted, in characters. */
+  /** Largest extracted text accepted, in characters (of a document parsed whole; streamed files: maxStreamBytes). */
   maxTextChars: number;
+  /** Text and Markdown files from this size on are written section by section in flat memory (stream-ingest.ts). */
+  streamFromBytes: number;
+  /** Largest text or Markdown file accepted for streaming, in bytes. */
+  maxStreamBytes: number;
   /** How long a vector search waits for a model that is loading (never for a download). */
   vectorWaitMs: number;
   /** Cross-encoder for `use_rerank`: a preset name or a folder. */
@@ -30,6 +34,8 @@ export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
   allowDownload: true,
   maxFileBytes: 100 * 1024 * 1024,
   maxTextChars: 20_000_000,
+  streamFromBytes: 8 * 1024 * 1024,
+  maxStreamBytes: 1024 * 1024 * 1024,
   vectorWaitMs: 15_000,
   waitForModels: false,
   rerankModel: 'rerank',
@@ -42,6 +48,9 @@ export interface IngestEvent {
   doc_id?: string;
   stage: 'parse' | 'ocr' | 'chunk' | 'embed' | 'index' | 'done' | 'error' | 'skipped';
   chunks?: number;
+  /** A file written section by section (stream-ingest.ts): its bytes read so far, of how many. */
+  bytes?: number;
+  total_bytes?: number;
   /** OCR: the page just read, of how many to read. */
   page?: number;
   pages?: number;

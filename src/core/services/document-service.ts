@@ -20,6 +20,8 @@ import { scheduleIndexing } from './indexing.js';
 import { commitDocuments, prepareDocument, resolveChunking, type PreparedDoc } from './ingest.js';
 import { parseInput } from '../util/validate.js';
 import { completeWithOcr } from './ocr-stage.js';
+import { addStreamed } from './add-streamed.js';
+import { streamFormat } from '../parse/stream/stream-format.js';
 import type { OcrProgress } from '../ocr/ocr-document.js';
 
 const WHOLE = { strategy: 'whole', chunk_size: 8192, chunk_overlap: 0 } as const;
@@ -182,8 +184,11 @@ export async function addFile(ctx: CoreContext, input: ParsedInput<'addFile'>, r
   const stat = await fs.stat(abs).catch((err: unknown) => {
     throw new RagError('invalid_parameter', `cannot read ${abs}`, { cause: err });
   });
-  if (stat.size > ctx.options.maxFileBytes) {
-    const err = new RagError('too_large', `${abs} is ${stat.size} bytes; the limit is ${ctx.options.maxFileBytes}`, {
+  // Large text and Markdown files are written section by section, in flat memory (stream-ingest.ts).
+  const streamed = await streamFormat(abs, stat.size, ctx.options.streamFromBytes);
+  const limit = streamed ? ctx.options.maxStreamBytes : ctx.options.maxFileBytes;
+  if (stat.size > limit) {
+    const err = new RagError('too_large', `${abs} is ${stat.size} bytes; the limit is ${limit}`, {
       details: { file: abs },
     });
     record?.({
@@ -197,6 +202,7 @@ export async function addFile(ctx: CoreContext, input: ParsedInput<'addFile'>, r
     });
     throw err;
   }
+  if (streamed) return addStreamed(ctx, input, { abs, format: streamed, bytes: stat.size, mtime_ms: stat.mtimeMs }, record);
   return ingestOne(
     ctx,
     input.kb_id,
@@ -245,7 +251,9 @@ export async function getDocument(ctx: CoreContext, kbId: string, docId: string)
   const doc = await ctx.store.docs.get(kbId, docId);
   if (!doc)
     throw new RagError('document_not_found', `document "${docId}" not found in "${kbId}"`, { details: { kb_id: kbId, doc_id: docId } });
-  const { version: _v, ...rest } = doc;
+  const { version, ...rest } = doc;
+  // A streamed document keeps its text in a content file (content-files.ts), not in its row.
+  if (rest.content === '' && rest.size > 0) rest.content = ctx.store.contents.read(kbId, docId, version) ?? '';
   return rest;
 }
 
@@ -297,10 +305,11 @@ async function removeLocked(ctx: CoreContext, kbId: string, docIds: string[]): P
       continue;
     }
     ctx.store.recordIntent(kbId, { kind: 'delete', table: table.name, before: await table.version(), doc_ids: ids });
-    await table.deleteWhere(`doc_id IN (${ids.map(sqlString).join(', ')})`);
+    await table.deleteDocs(ids);
     crashPoint('chunks-deleted');
     await ctx.store.docs.deleteMany(kbId, ids);
     ctx.store.intentDone(kbId);
+    ctx.store.contents.removeDocs(kbId, ids);
   }
 }
 

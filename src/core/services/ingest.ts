@@ -254,6 +254,8 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
     await ctx.store.docs.upsert(built.docRows, replacing.length === 0);
     ctx.store.intentDone(kbId);
     crashPoint('doc-rows-written');
+    // Replaced documents that were streamed leave their content file (content-files.ts).
+    if (replacing.length) ctx.store.contents.removeDocs(kbId, replacing);
     // The first write of a KB builds its full-text index (upkeep retries if this fails: the write stands).
     if (!table.ftsIndexReady) await table.ensureFtsIndex().catch(() => undefined);
     for (const w of good) {

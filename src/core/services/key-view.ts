@@ -128,6 +128,7 @@ export function jobForKey(job: Job): Job {
       ...p,
       current: p.current === null ? null : fileForKey(p.current),
       ...(p.current_ocr ? { current_ocr: { ...p.current_ocr, file: fileForKey(p.current_ocr.file) } } : {}),
+      ...(p.current_stream ? { current_stream: { ...p.current_stream, file: fileForKey(p.current_stream.file) } } : {}),
     },
     error: job.error ? 'the job failed (the owner can see why in ragdesk jobs list)' : null,
   };

@@ -12,6 +12,7 @@ import { metadataColumn } from './filters.js';
 import { LexicalIndex, type LexicalPart } from './lexical-index.js';
 import { TableSnapshot } from './snapshot.js';
 import { sqlString } from './sql.js';
+import { StagedVersions } from './staged-versions.js';
 import { KeyedMutex } from '../util/keyed-mutex.js';
 
 /** How long a replaced snapshot stays open for the searches still reading it. */
@@ -47,6 +48,8 @@ export class ChunkTable {
   private readonly commits = new KeyedMutex();
   private current: TableSnapshot | undefined;
   private readonly retired = new Set<TableSnapshot>();
+  /** Documents being written in several commits: hidden from every read until published (staged-versions.ts). */
+  private readonly staged = new StagedVersions();
   /** Upkeep is rewriting the table: searches read the snapshot taken just before (nothing else writes meanwhile). */
   private optimizing = false;
 
@@ -81,10 +84,12 @@ export class ChunkTable {
     if (this.optimizing && this.current) return this.current;
     return this.commit(async () => {
       const version = await this.table.version();
-      if (this.current?.version === version) return this.current;
+      const hidden = this.staged.hidden();
+      if (this.current?.version === version && this.current.hidden === hidden) return this.current;
       const pinned = await this.db.openTable(this.table.name);
       await pinned.checkout(version);
-      const snap = new TableSnapshot(pinned, version, this.vectorDim, this.hasVectorIndex, this.lexical, await this.lexical.view(pinned));
+      const view = await this.lexical.view(pinned);
+      const snap = new TableSnapshot(pinned, version, this.vectorDim, this.hasVectorIndex, this.lexical, view, hidden);
       const old = this.current;
       this.current = snap;
       if (old) {
@@ -248,19 +253,55 @@ export class ChunkTable {
       await this.table
         .mergeInsert('chunk_id')
         .whenNotMatchedInsertAll()
-        .whenNotMatchedBySourceDelete({ where: `doc_id IN (${docs})` })
+        .whenNotMatchedBySourceDelete({ where: this.staged.and(`doc_id IN (${docs})`)! })
         .execute(data);
       this.lexical.removed();
     });
   }
 
+  /** Rows passing `where` (staged rows not counted). */
   async count(where?: string): Promise<number> {
-    return this.table.countRows(where);
+    return this.table.countRows(this.staged.and(where));
   }
 
-  async deleteDoc(docId: string, keepVersion?: string): Promise<void> {
-    const base = `doc_id = ${sqlString(docId)}`;
-    await this.deleteWhere(keepVersion ? `${base} AND version <> ${sqlString(keepVersion)}` : base);
+  /** Delete documents' chunks in one commit (rows of a write still staged under the same doc_id stay). */
+  async deleteDocs(docIds: string[]): Promise<void> {
+    if (docIds.length) await this.deleteWhere(this.staged.and(`doc_id IN (${docIds.map(sqlString).join(', ')})`)!);
+  }
+
+  /**
+   * Write rows of a document written in several commits (services/stream-ingest.ts): they stay invisible to every
+   * read, and to deletes by doc_id, until `publishStaged` (or go with `dropStaged`).
+   */
+  async stage(version: string, rows: ChunkRow[]): Promise<void> {
+    this.staged.add(version);
+    await this.add(rows);
+  }
+
+  /**
+   * Make a staged version the document's chunks: its other versions' rows go and the staged rows appear in one
+   * step for readers (both under the commit order snapshots are taken in: a search sees the old rows or the new).
+   */
+  async publishStaged(version: string, docId: string): Promise<void> {
+    await this.commit(async () => {
+      await this.table.delete(`doc_id = ${sqlString(docId)} AND version <> ${sqlString(version)}`);
+      this.lexical.removed();
+      this.staged.delete(version);
+    });
+  }
+
+  /** Forget a staged version: its rows are deleted (the write failed, was cancelled or came to nothing). */
+  async dropStaged(version: string): Promise<void> {
+    await this.commit(async () => {
+      await this.table.delete(`version = ${sqlString(version)}`);
+      this.lexical.removed();
+      this.staged.delete(version);
+    });
+  }
+
+  /** Whether a version is staged (being written, not yet published). */
+  isStaged(version: string): boolean {
+    return this.staged.has(version);
   }
 
   async deleteWhere(predicate: string): Promise<void> {
@@ -280,7 +321,7 @@ export class ChunkTable {
   }
 
   async listChunks(docId: string, offset: number, limit: number): Promise<{ total: number; chunks: StoredChunk[] }> {
-    const where = `doc_id = ${sqlString(docId)}`;
+    const where = this.staged.and(`doc_id = ${sqlString(docId)}`)!;
     const total = await this.table.countRows(where);
     const rows = (await this.table
       .query()
@@ -317,7 +358,7 @@ export class ChunkTable {
   /** Title, text and vector of the chunks of some documents that have one (to reuse when a file only moved). */
   async vectorsOf(docIds: string[]): Promise<Array<{ title: string; text: string; vector: Float32Array }>> {
     if (this.vectorDim === 0 || docIds.length === 0) return [];
-    const where = `doc_id IN (${docIds.map(sqlString).join(', ')}) AND vector IS NOT NULL`;
+    const where = this.staged.and(`doc_id IN (${docIds.map(sqlString).join(', ')}) AND vector IS NOT NULL`)!;
     const rows = (await this.table.query().where(where).select(['title', 'text', 'vector']).toArray()) as Raw[];
     return rows.map((r) => {
       const v = r.vector as { toArray?: () => ArrayLike<number> } | ArrayLike<number>;
@@ -402,7 +443,9 @@ export class ChunkTable {
 
   /** Every chunk_id in the table (a model change compares the old and the new table by these). */
   async chunkIds(): Promise<string[]> {
-    const rows = (await this.table.query().select(['chunk_id']).toArray()) as Raw[];
+    const hidden = this.staged.hidden();
+    const q = this.table.query().select(['chunk_id']);
+    const rows = (await (hidden ? q.where(hidden) : q).toArray()) as Raw[];
     return rows.map((r) => String(r.chunk_id));
   }
 
@@ -412,7 +455,7 @@ export class ChunkTable {
     const columns = this.schema.fields.map((f) => f.name).filter((n) => n !== 'vector');
     const rows = (await this.table
       .query()
-      .where(`chunk_id IN (${ids.map(sqlString).join(', ')})`)
+      .where(this.staged.and(`chunk_id IN (${ids.map(sqlString).join(', ')})`)!)
       .select(columns)
       .toArray()) as Raw[];
     return rows.map((r) => Object.fromEntries(columns.map((c) => [c, plain(r[c])])));

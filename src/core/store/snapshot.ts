@@ -3,6 +3,7 @@ import { annQuery } from './ann-params.js';
 import { plainRows, READ_COLUMNS, REF_COLUMNS, toRef, toStored, type ChunkRef, type Raw, type StoredChunk } from './chunk-rows.js';
 import type { LexicalIndex, LexicalPart, LexicalView } from './lexical-index.js';
 import { sqlString } from './sql.js';
+import { andWhere } from './staged-versions.js';
 
 /**
  * A chunk table pinned at one version: what one search reads. Every query of a search (full-text candidates
@@ -19,11 +20,13 @@ export class TableSnapshot {
     private readonly vectorIndex: boolean,
     private readonly lexical: LexicalIndex,
     private readonly view: LexicalView,
+    /** The filter hiding rows of writes not yet published (see staged-versions.ts); part of every query here. */
+    readonly hidden?: string,
   ) {}
 
   /** What an exact BM25 ranking needs from this snapshot (see lexical-index.ts). */
   lexicalPart(terms: string[], depth: number, where?: string, withRows = false): Promise<LexicalPart> {
-    return this.lexical.part(this.handle, this.view, terms, depth, where, withRows);
+    return this.lexical.part(this.handle, this.view, terms, depth, andWhere(where, this.hidden), withRows);
   }
 
   /** Nearest chunks by cosine similarity; through the ANN index when there is one, unless `exact`. */
@@ -42,7 +45,8 @@ export class TableSnapshot {
       const p = annQuery(limit);
       q = q.nprobes(p.nprobes).ef(p.ef).refineFactor(p.refineFactor);
     }
-    if (where) q = q.where(where);
+    const filter = andWhere(where, this.hidden);
+    if (filter) q = q.where(filter);
     return plainRows(await q.toArrow()).map((r) => toRef(r, 1 - Number(r._distance)));
   }
 

@@ -4,6 +4,7 @@ import * as lancedb from '@lancedb/lancedb';
 import type { Kb } from '../../shared/contract/index.js';
 import { KeyedMutex } from '../util/keyed-mutex.js';
 import { ChunkTable, chunkTableName, physicalChunkTable } from './chunk-table.js';
+import { ContentFiles } from './content-files.js';
 import { DocumentsRepo } from './documents-repo.js';
 import { KbRegistry } from './kb-registry.js';
 import { ensureLanceThreads } from './lance-runtime.js';
@@ -32,6 +33,19 @@ interface Marker {
 }
 
 /**
+ * A document written in several commits (a streamed file), recorded in `.staging-<version>` before its first row:
+ * its rows stay hidden until it is published (chunk-table.ts `stage`). Its document row decides, as for any write:
+ * a crash before that row leaves rows nobody owns (deleted at the next open), a crash after it the document's
+ * older rows (deleted then too).
+ */
+export interface StagedWrite {
+  kb_id: string;
+  table: string;
+  doc_id: string;
+  version: string;
+}
+
+/**
  * The on-disk store: KB registry (kbs.json), the `documents` table and one chunk table per KB in LanceDB.
  * Writes to a KB are serialised by a per-KB mutex and leave a marker file while they run. A document write
  * records its intent there (see WriteIntent): a write that fails, or a process killed mid-write, is settled by
@@ -41,6 +55,8 @@ interface Marker {
  */
 export class Store {
   readonly writes = new KeyedMutex();
+  /** Text of documents too large for their document row (see content-files.ts). */
+  readonly contents: ContentFiles;
   private readonly tables = new Map<string, ChunkTable>();
   private readonly intents = new Map<string, WriteIntent>();
 
@@ -49,7 +65,9 @@ export class Store {
     readonly db: lancedb.Connection,
     readonly docs: DocumentsRepo,
     readonly registry: KbRegistry,
-  ) {}
+  ) {
+    this.contents = new ContentFiles(path.join(path.dirname(dir), 'content'));
+  }
 
   static async open(lanceDir: string, registryFile: string): Promise<Store> {
     fs.mkdirSync(lanceDir, { recursive: true });
@@ -124,9 +142,54 @@ export class Store {
     return 'rolled back';
   }
 
+  private stagingPath(version: string): string {
+    return path.join(this.dir, `.staging-${version}`);
+  }
+
+  /** Record a staged write before its first rows (see StagedWrite). */
+  beginStaged(write: StagedWrite): void {
+    const fd = fs.openSync(this.stagingPath(write.version), 'w', 0o600);
+    try {
+      fs.writeSync(fd, JSON.stringify(write));
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** The staged write is published or dropped: nothing is left to repair. */
+  endStaged(version: string): void {
+    fs.rmSync(this.stagingPath(version), { force: true });
+  }
+
+  /** Settle a staged write a crash cut short: keep it if its document row was committed, else remove its rows. */
+  private async repairStaged(w: StagedWrite): Promise<boolean> {
+    const table = await this.openTable(w.table);
+    const row = await this.docs.summary(w.kb_id, w.doc_id);
+    const doc = `doc_id = ${sqlString(w.doc_id)}`;
+    if (row?.version === w.version) {
+      if (table) await table.deleteWhere(`${doc} AND version <> ${sqlString(w.version)}`);
+      return true;
+    }
+    if (table) await table.deleteWhere(`version = ${sqlString(w.version)}`);
+    return true;
+  }
+
   /** At open: settle the writes a crash cut short (see WriteIntent). Returns the KBs that were repaired. */
   async repairInterruptedWrites(): Promise<string[]> {
     const repaired: string[] = [];
+    for (const name of fs.readdirSync(this.dir)) {
+      if (!name.startsWith('.staging-')) continue;
+      let write: StagedWrite | undefined;
+      try {
+        write = JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8')) as StagedWrite;
+      } catch {
+        write = undefined;
+      }
+      if (write && (await this.repairStaged(write))) repaired.push(write.kb_id);
+      fs.rmSync(path.join(this.dir, name), { force: true });
+    }
+    for (const kbId of this.contents.kbs()) this.contents.sweep(kbId, await this.docs.versions(kbId));
     for (const name of fs.readdirSync(this.dir)) {
       if (!name.startsWith('.writing-')) continue;
       const kbId = name.slice('.writing-'.length);
@@ -197,6 +260,7 @@ export class Store {
   async dropKb(kbId: string): Promise<void> {
     for (const name of await this.kbTableNames(kbId)) await this.dropTable(name);
     await this.docs.deleteKb(kbId);
+    this.contents.removeKb(kbId);
   }
 
   close(): void {

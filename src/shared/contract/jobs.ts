@@ -20,6 +20,15 @@ export const JobProgressSchema = z.object({
   current: z.string().nullable(),
   /** A scan or image being read by OCR (it may run beside `current`): its file, pages read so far, and to read. */
   current_ocr: z.object({ file: z.string(), done: z.number().int().nonnegative(), total: z.number().int().nonnegative() }).optional(),
+  /** A large text file written section by section: its file, bytes read so far of its size, chunks written so far. */
+  current_stream: z
+    .object({
+      file: z.string(),
+      bytes: z.number().int().nonnegative(),
+      total_bytes: z.number().int().nonnegative(),
+      chunks: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type JobProgress = z.infer<typeof JobProgressSchema>;
 

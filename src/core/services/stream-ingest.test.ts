@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../core.js';
+import { markdownParser } from '../parse/markdown-parser.js';
+import { errorCode, fixtureModels, openTestCore, tempDir } from '../test-support.js';
+import { streamFile, type StreamInput } from './stream-ingest.js';
+
+let core: Core;
+const dir = tempDir('ragdesk-stream-');
+
+beforeAll(async () => {
+  const { model } = await fixtureModels();
+  core = await openTestCore({ streamFromBytes: 10_000 });
+  await core.client.createKb({ kb_id: 'big', embedding_model: model, languages: ['en', 'ru', 'zh'] });
+});
+afterAll(async () => core.close());
+
+/** A Markdown log whose every paragraph carries `marker` and a number; chapter headings every 50 days. */
+function log(marker: string, days: number): string {
+  const out = ['# Harbour log', ''];
+  for (let i = 0; i < days; i++) {
+    if (i % 50 === 0) out.push(`## Chapter ${i / 50}`, '');
+    out.push(`### Day ${i}`, '', `${marker} day${i}x: ${i} ships moored. Прибыло ${i} судов. 到达${i}艘船。`, '');
+  }
+  return out.join('\n');
+}
+
+function write(name: string, text: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+const input = (file: string, docId: string, extra: Partial<StreamInput> = {}): StreamInput => ({
+  path: file,
+  format: 'markdown',
+  doc_id: docId,
+  source: file,
+  chunking: { strategy: 'markdown', chunk_size: 64, chunk_overlap: 0 },
+  overwrite: false,
+  fallbackTitle: path.basename(file),
+  sectionChars: 4000,
+  ...extra,
+});
+
+const hitsOf = async (query: string) => (await core.client.search({ kb_ids: ['big'], query, mode: 'fts', top_k: 50 })).hits;
+
+describe('streamFile', () => {
+  it('writes a file section by section: the text, blocks and citations of a whole-file parse', async () => {
+    const text = log('alpha', 300);
+    const file = write('log.md', text);
+    const r = await streamFile(core.ctx, 'big', input(file, 'log'));
+    expect(r).toMatchObject({ status: 'added', embedded: true });
+    const whole = await markdownParser.parse({ data: Buffer.from(text), filename: file });
+    const doc = await core.client.getDocument({ kb_id: 'big', doc_id: 'log' });
+    // The full text comes back from the content file, exactly what a whole parse gives.
+    expect(doc.content).toBe(whole.text);
+    expect(doc).toMatchObject({ title: 'Harbour log', chunk_count: r.chunk_count, size: whole.text.length });
+    const [hit] = await hitsOf('day287x');
+    expect(hit?.location).toMatchObject({ heading_path: ['Harbour log', 'Chapter 5', 'Day 287'] });
+    // Character ranges point into the document's text; line numbers into the file.
+    expect(doc.content.slice(hit!.location.char_start, hit!.location.char_end)).toContain('day287x');
+    const lines = text.split('\n').slice(hit!.location.line_start! - 1, hit!.location.line_end);
+    expect(lines.join('\n')).toContain('day287x');
+    const chunks = await core.client.listChunks({ kb_id: 'big', doc_id: 'log', limit: 500 });
+    expect(chunks.total).toBe(r.chunk_count);
+    expect(chunks.chunks.map((c) => c.chunk_index)).toEqual([...Array(Math.min(500, r.chunk_count)).keys()]);
+  });
+
+  it('keeps an overwrite invisible until it is whole, while other writes and deletes go on', async () => {
+    const v1 = write('v1.md', log('beta', 120));
+    await streamFile(core.ctx, 'big', input(v1, 'swap'));
+    const before = (await core.client.listChunks({ kb_id: 'big', doc_id: 'swap', limit: 1 })).total;
+    const v2 = write('v2.md', log('gamma', 240));
+    let sections = 0;
+    const r = await streamFile(
+      core.ctx,
+      'big',
+      input(v2, 'swap', {
+        overwrite: true,
+        onProgress: async () => {
+          sections++;
+          // Mid-write: searches, chunk lists and counts see the old version only.
+          expect(await hitsOf('gamma')).toHaveLength(0);
+          if (sections <= 2) {
+            expect((await hitsOf('beta')).length).toBeGreaterThan(0);
+            expect((await core.client.listChunks({ kb_id: 'big', doc_id: 'swap', limit: 1 })).total).toBe(before);
+          } else expect(await hitsOf('beta')).toHaveLength(0);
+          // Another writer of the same KB is not held up, and its write is searchable at once.
+          await core.client.addDocument({ kb_id: 'big', doc_id: `side-${sections}`, content: `delta side${sections}x note` });
+          expect(await hitsOf(`side${sections}x`)).toHaveLength(1);
+          // Deleting the document meanwhile removes the old version, not the rows being written.
+          if (sections === 2) await core.client.deleteDocument({ kb_id: 'big', doc_id: 'swap' });
+        },
+      }),
+    );
+    expect(sections).toBeGreaterThan(3);
+    // The document was deleted mid-write, so the write lands as a new document.
+    expect(r).toMatchObject({ status: 'added' });
+    expect(await hitsOf('beta')).toHaveLength(0);
+    expect((await hitsOf('gamma day239x'))[0]?.doc_id).toBe('swap');
+    expect((await core.client.listChunks({ kb_id: 'big', doc_id: 'swap', limit: 1 })).total).toBe(r.chunk_count);
+  });
+
+  it('leaves nothing behind when cancelled, refused or unchanged', async () => {
+    const file = write('c.md', log('epsilon', 200));
+    const stop = new AbortController();
+    let n = 0;
+    const cancelled = streamFile(
+      core.ctx,
+      'big',
+      input(file, 'cancel', { signal: stop.signal, onProgress: () => void (++n === 2 && stop.abort()) }),
+    );
+    expect(await errorCode(cancelled)).toBe('busy');
+    expect(await hitsOf('epsilon')).toHaveLength(0);
+    expect(await errorCode(core.client.getDocument({ kb_id: 'big', doc_id: 'cancel' }))).toBe('document_not_found');
+    const kbDir = path.dirname(core.ctx.store.contents.file('big', 'cancel', 'x'));
+    expect(fs.readdirSync(kbDir).filter((f) => f.endsWith('.part'))).toEqual([]);
+
+    expect(await errorCode(streamFile(core.ctx, 'big', input(file, 'log')))).toBe('document_already_exists');
+    const again = await streamFile(core.ctx, 'big', input(write('log.md', log('alpha', 300)), 'log', { overwrite: true }));
+    expect(again).toMatchObject({ status: 'skipped' });
+    const copy = await streamFile(core.ctx, 'big', input(write('copy.md', log('alpha', 300)), 'copy'));
+    expect(copy).toMatchObject({ status: 'skipped', duplicate_of: 'log' });
+    // No rows of the dropped writes are left, visible or not.
+    const table = (await core.ctx.store.chunks('big'))!;
+    const docs = new Map((await core.ctx.store.docs.listAll('big')).map((d) => [d.doc_id, d.version]));
+    for (const p of await table.docVersions()) expect(docs.get(p.doc_id), `${p.doc_id} ${p.version}`).toBe(p.version);
+  });
+
+  it('removes the content file with its document', async () => {
+    const doc = await core.ctx.store.docs.summary('big', 'log');
+    const file = core.ctx.store.contents.file('big', 'log', doc!.version);
+    expect(fs.existsSync(file)).toBe(true);
+    await core.client.deleteDocument({ kb_id: 'big', doc_id: 'log' });
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it('takes large files of ragdesk add (a job) through the stream, with progress in bytes and chunks', async () => {
+    // Over a million characters: two sections of the default size.
+    const file = write('journal.md', log('zeta', 15_000));
+    const seen: Array<{ bytes: number; chunks: number }> = [];
+    const onIngest = (e: { stage: string; bytes?: number; chunks?: number }) => {
+      if (e.bytes !== undefined) seen.push({ bytes: e.bytes, chunks: e.chunks ?? 0 });
+    };
+    core.ctx.events.on('ingest', onIngest);
+    const res = await core.client.addFiles({ kb_id: 'big', paths: [file] }).finally(() => core.ctx.events.off('ingest', onIngest));
+    expect(res).toMatchObject({ added: 1, failed: 0 });
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen.at(-1)!.bytes).toBe(fs.statSync(file).size);
+    expect((await hitsOf('day14999x'))[0]?.doc_id).toBe(res.results[0]?.doc_id);
+  });
+});

@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sha256 } from '../util/hash.js';
+
+/**
+ * The full text of documents too large to hold in memory (streamed files: services/stream-ingest.ts), one file per
+ * document version under `<data>/content/<kb>/`, instead of the `content` column of their document row (which stays
+ * empty). Written while the document streams in (`<name>.part`), renamed before its document row is committed;
+ * the row's version names the file, so a file no row points at is garbage: it goes when its document is replaced
+ * or deleted, and a sweep at open takes whatever a crash left.
+ */
+export class ContentFiles {
+  constructor(readonly dir: string) {}
+
+  private kbDir(kbId: string): string {
+    return path.join(this.dir, encodeURIComponent(kbId));
+  }
+
+  private static docKey(docId: string): string {
+    return sha256(docId).slice(0, 32);
+  }
+
+  /** The file of one document version. */
+  file(kbId: string, docId: string, version: string): string {
+    return path.join(this.kbDir(kbId), `${ContentFiles.docKey(docId)}.${version}.txt`);
+  }
+
+  /** Start writing a version's text: append pieces, then `commit` (renamed into place) or `abort`. */
+  writer(kbId: string, docId: string, version: string): ContentWriter {
+    fs.mkdirSync(this.kbDir(kbId), { recursive: true, mode: 0o700 });
+    return new ContentWriter(this.file(kbId, docId, version));
+  }
+
+  /** A version's text, or undefined when it has no file. */
+  read(kbId: string, docId: string, version: string): string | undefined {
+    try {
+      return fs.readFileSync(this.file(kbId, docId, version), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  /** Remove the files of documents' versions other than `keep` (finished, not those still being written). */
+  removeDocs(kbId: string, docIds: Iterable<string>, keep?: string): void {
+    const keys = new Set([...docIds].map(ContentFiles.docKey));
+    for (const name of this.names(kbId)) {
+      const m = /^([0-9a-f]{32})\.([^.]+)\.txt$/.exec(name);
+      if (m && keys.has(m[1]!) && m[2] !== keep) fs.rmSync(path.join(this.kbDir(kbId), name), { force: true });
+    }
+  }
+
+  /** Remove everything of a KB (it is being dropped). */
+  removeKb(kbId: string): void {
+    fs.rmSync(this.kbDir(kbId), { recursive: true, force: true });
+  }
+
+  /**
+   * At open: remove the files no document row points at (`live`: doc_id → version), and unfinished ones. Returns
+   * how many went.
+   */
+  sweep(kbId: string, live: ReadonlyMap<string, string>): number {
+    const keep = new Set([...live].map(([doc, version]) => `${ContentFiles.docKey(doc)}.${version}.txt`));
+    let removed = 0;
+    for (const name of this.names(kbId)) {
+      if (keep.has(name)) continue;
+      fs.rmSync(path.join(this.kbDir(kbId), name), { force: true });
+      removed++;
+    }
+    return removed;
+  }
+
+  /** KBs with a content folder. */
+  kbs(): string[] {
+    try {
+      return fs.readdirSync(this.dir).map((n) => decodeURIComponent(n));
+    } catch {
+      return [];
+    }
+  }
+
+  private names(kbId: string): string[] {
+    try {
+      return fs.readdirSync(this.kbDir(kbId));
+    } catch {
+      return [];
+    }
+  }
+}
+
+/** Appends a version's text to `<file>.part`; `commit` makes it durable and renames it into place. */
+export class ContentWriter {
+  private fd: number | undefined;
+  private readonly part: string;
+
+  constructor(readonly file: string) {
+    this.part = `${file}.part`;
+    this.fd = fs.openSync(this.part, 'w', 0o600);
+  }
+
+  write(text: string): void {
+    if (this.fd === undefined) throw new Error('content writer closed');
+    fs.writeSync(this.fd, text, null, 'utf8');
+  }
+
+  commit(): void {
+    if (this.fd === undefined) throw new Error('content writer closed');
+    fs.fsyncSync(this.fd);
+    fs.closeSync(this.fd);
+    this.fd = undefined;
+    fs.renameSync(this.part, this.file);
+  }
+
+  abort(): void {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
+    fs.rmSync(this.part, { force: true });
+  }
+}
