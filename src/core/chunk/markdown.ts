@@ -79,7 +79,7 @@ export function markdownStrategy(doc: ParsedDocument, limits: SizeLimits, tc: To
     const cost = tc.cost(text.slice(s, e));
     let blockUnits: Unit[];
     if (isHeading || (cost <= budget && chainCost + cost <= budget)) {
-      blockUnits = rangesToUnits(text, [[s, e]], limits, tc, boundary);
+      blockUnits = rangesToUnits(text, [[s, e]], limits, tc, boundary, [cost]);
     } else {
       // Too big for a chunk, or for the chunk its heading opened: cut it so its start can follow the heading.
       // A table is cut into row groups that each start with its head (repeated over the later ones).

@@ -20,13 +20,21 @@ export interface Unit {
 
 /**
  * Turns ranges into units that each fit a chunk: a range over the budget is cut into token windows.
- * `breakBefore` marks the first unit made from the first range.
+ * `breakBefore` marks the first unit made from the first range. `costs`: the ranges' costs when the caller has
+ * counted them already (counting is most of chunking).
  */
-export function rangesToUnits(text: string, ranges: Range[], limits: SizeLimits, tc: TokenCost, breakBefore = false): Unit[] {
+export function rangesToUnits(
+  text: string,
+  ranges: Range[],
+  limits: SizeLimits,
+  tc: TokenCost,
+  breakBefore = false,
+  costs?: readonly number[],
+): Unit[] {
   const budget = tc.budget(limits.size);
   const units: Unit[] = [];
-  for (const [s, e] of ranges) {
-    const cost = tc.cost(text.slice(s, e));
+  for (const [k, [s, e]] of ranges.entries()) {
+    const cost = costs?.[k] ?? tc.cost(text.slice(s, e));
     if (cost <= budget) {
       units.push({ start: s, end: e, cost });
       continue;
