@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Core } from '../src/core/core.js';
 import { flushIndexing } from '../src/core/services/indexing.js';
+import { streamFile } from '../src/core/services/stream-ingest.js';
 
 const [dataDir, scenario, modelA, modelB] = process.argv.slice(2) as [string, string, string, string | undefined];
 const ackFile = path.join(dataDir, 'acked.jsonl');
@@ -45,6 +46,31 @@ if (scenario === 'writes') {
       await op({ op: 'delete', doc_id: `d${i - 3}` }, () => core.client.deleteDocument({ kb_id: 'k', doc_id: `d${i - 3}` }));
     else await op({ op: 'put', doc_id: `d${i}`, marker }, () => add(`d${i}`, marker));
     if (i % 4 === 3) await flushIndexing(core.ctx);
+  }
+} else if (scenario === 'stream') {
+  // Files written section by section (a few hundred characters each), new and overwritten, among ordinary adds.
+  const file = path.join(dataDir, 'big.md');
+  const stream = (docId: string, marker: string, overwrite: boolean) => {
+    fs.writeFileSync(
+      file,
+      Array.from({ length: 40 }, (_, i) => `## Part ${i}\n\nThe ${marker} entry ${i} records cargo moved at the harbour.`).join('\n\n'),
+    );
+    return streamFile(core.ctx, 'k', {
+      path: file,
+      format: 'markdown',
+      doc_id: docId,
+      source: file,
+      chunking: { strategy: 'markdown', chunk_size: 32, chunk_overlap: 0 },
+      overwrite,
+      fallbackTitle: 'big.md',
+      sectionChars: 600,
+    });
+  };
+  for (let i = 0; i < 6; i++) {
+    const marker = `s${i}x`;
+    const docId = `s${i - (i % 2)}`;
+    await op({ op: 'put', doc_id: docId, marker }, () => stream(docId, marker, i % 2 === 1));
+    await op({ op: 'put', doc_id: `d${i}`, marker: `m${i}x` }, () => add(`d${i}`, `m${i}x`));
   }
 } else if (scenario === 'model' && modelB) {
   for (let i = 0; i < 40; i++) await op({ op: 'put', doc_id: `d${i}`, marker: `m${i}x` }, () => add(`d${i}`, `m${i}x`));

@@ -74,7 +74,8 @@ async function verify(dataDir: string, kbId: string, acked: Map<string, Array<st
     for (const p of pairs) expect(rows.get(p.doc_id)?.version, `chunks of ${p.doc_id} belong to its row`).toBe(p.version);
     for (const d of docs) expect(await table.count(`doc_id = '${d.doc_id}'`), `${d.doc_id} whole`).toBe(d.chunk_count);
     for (const [docId, allowed] of acked) {
-      const row = await core.ctx.store.docs.get(kbId, docId);
+      // Through getDocument: a streamed document's text is in its content file, not its row.
+      const row = await core.client.getDocument({ kb_id: kbId, doc_id: docId }).catch(() => undefined);
       const marker = row ? (/\b[ms]\d+x\b/.exec(row.content)?.[0] ?? '?') : null;
       expect(allowed, `${docId} holds an acknowledged version (or the one in flight)`).toContain(marker);
       if (marker) {
@@ -86,7 +87,8 @@ async function verify(dataDir: string, kbId: string, acked: Map<string, Array<st
     const all = await core.client.search({ kb_ids: [kbId], query: 'cargo harbour entry', mode: 'fts', top_k: 50 });
     for (const h of all.hits) {
       const marker = /\b[ms]\d+x\b/.exec(h.text)?.[0];
-      if (marker) expect((await core.ctx.store.docs.get(kbId, h.doc_id))?.content, `hit of ${h.doc_id}`).toContain(marker);
+      if (marker)
+        expect((await core.client.getDocument({ kb_id: kbId, doc_id: h.doc_id })).content, `hit of ${h.doc_id}`).toContain(marker);
     }
     // And the KB takes writes again.
     await core.client.addDocument({ kb_id: kbId, doc_id: 'after-restart', content: 'Written after the restart: quay.' });
@@ -103,6 +105,14 @@ const STAGES = [
   { name: 'during index upkeep (mid-optimize)', at: 'upkeep@2' },
 ];
 
+/** A file written section by section (services/stream-ingest.ts), among ordinary writes. */
+const STREAM_STAGES = [
+  { name: 'a streamed file: some sections staged, no document row', at: 'section-staged@3' },
+  { name: 'a streamed overwrite: sections staged, no document row', at: 'section-staged@9' },
+  { name: 'a streamed file between two sections (outside any write lock)', at: 'section-embedded@4' },
+  { name: 'a streamed overwrite: document row committed, older rows not yet removed', at: 'staged-doc-row@2' },
+];
+
 describe('kill -9 at each write stage', () => {
   for (const stage of STAGES) {
     it(
@@ -114,6 +124,32 @@ describe('kill -9 at each write stage', () => {
         const acked = expected(dataDir);
         expect(acked.size).toBeGreaterThan(0);
         await verify(dataDir, 'k', acked);
+      },
+      120_000,
+    );
+  }
+
+  for (const stage of STREAM_STAGES) {
+    it(
+      stage.name,
+      async () => {
+        const dataDir = tempDir('ragdesk-kill-stream-');
+        const run = await drive(dataDir, 'stream', stage.at);
+        expect(run.signal).toBe('SIGKILL');
+        const acked = expected(dataDir);
+        await verify(dataDir, 'k', acked);
+        // Nothing of the cut write is left: no staged marker, no unfinished or unowned content file.
+        const core = await Core.open({ dataDir, allowDownload: false });
+        try {
+          expect(fs.readdirSync(path.join(dataDir, 'lance')).filter((n) => n.startsWith('.staging-'))).toEqual([]);
+          const docs = await core.ctx.store.docs.listAll('k');
+          const owned = new Set(docs.map((d) => path.basename(core.ctx.store.contents.file('k', d.doc_id, d.version))));
+          const dir = path.dirname(core.ctx.store.contents.file('k', 'x', 'y'));
+          const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+          for (const f of files) expect(owned.has(f), `content file ${f} belongs to a document`).toBe(true);
+        } finally {
+          await core.close();
+        }
       },
       120_000,
     );

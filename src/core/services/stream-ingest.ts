@@ -137,6 +137,8 @@ export async function streamFile(ctx: CoreContext, kbId: string, input: StreamIn
           ).catch(unavailable)
         : undefined;
       if (!vectors) vectorsOk = undefined;
+      // Outside the KB's write lock: only the staged-write marker tells the next open what to remove.
+      crashPoint('section-embedded');
       table = await writeSection(ctx, kbId, { table, embedder, ver, docId: input.doc_id, now }, (kbNow) => {
         const doc = {
           doc_id: input.doc_id,
