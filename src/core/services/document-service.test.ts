@@ -128,6 +128,13 @@ describe('documents', () => {
     expect(page1.total).toBeGreaterThanOrEqual(5);
     expect(page1.documents[0]!.updated_at >= page1.documents[1]!.updated_at).toBe(true);
     expect(page1.documents[1]!.updated_at >= page2.documents[0]!.updated_at).toBe(true);
+    // A filter counts every match (title or doc_id, any case) and pages within them.
+    const all = await core.client.listDocuments({ kb_id: 'docs', limit: 500 });
+    const matching = all.documents.filter((d) => `${d.title} ${d.doc_id}`.toLowerCase().includes('sample'));
+    const found = await core.client.listDocuments({ kb_id: 'docs', title_contains: 'SAMPLE', limit: 1, offset: 1 });
+    expect(matching.length).toBeGreaterThan(2);
+    expect(found.total).toBe(matching.length);
+    expect(found.documents.map((d) => d.doc_id)).toEqual([matching[1]!.doc_id]);
     const del = await core.client.deleteDocument({ kb_id: 'docs', doc_id: 'sample.pdf' });
     expect(del.chunks_deleted).toBeGreaterThan(1);
     expect(await errorCode(core.client.getDocument({ kb_id: 'docs', doc_id: 'sample.pdf' }))).toBe('document_not_found');

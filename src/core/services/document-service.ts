@@ -259,15 +259,8 @@ export async function getDocument(ctx: CoreContext, kbId: string, docId: string)
 
 export async function listDocuments(ctx: CoreContext, input: ParsedInput<'listDocuments'>): Promise<ListDocumentsResult> {
   ctx.store.registry.get(input.kb_id);
-  let all = await ctx.store.docs.listAll(input.kb_id);
-  if (input.title_contains) {
-    const needle = input.title_contains.toLocaleLowerCase();
-    all = all.filter((d) => d.title.toLocaleLowerCase().includes(needle) || d.doc_id.toLocaleLowerCase().includes(needle));
-  }
-  return {
-    total: all.length,
-    documents: all.slice(input.offset, input.offset + input.limit).map(({ version: _v, ...d }) => d),
-  };
+  const page = await ctx.store.docs.page(input.kb_id, input.offset, input.limit, input.title_contains);
+  return { total: page.total, documents: page.documents.map(({ version: _v, ...d }) => d) };
 }
 
 export async function deleteDocument(ctx: CoreContext, kbId: string, docId: string) {

@@ -157,6 +157,29 @@ export class DocumentsRepo {
     return rows.map(toSummary).sort((a, b) => b.updated_at.localeCompare(a.updated_at) || a.doc_id.localeCompare(b.doc_id));
   }
 
+  /**
+   * One page of a KB's summaries, newest first, optionally only those whose title or doc_id contains `needle`
+   * (case-insensitive): three narrow columns of every row are read to order and filter, then only the page's rows
+   * whole, so a page of a KB of 50,000 documents costs little more than a page of a small one.
+   */
+  async page(
+    kbId: string,
+    offset: number,
+    limit: number,
+    needle?: string,
+  ): Promise<{ total: number; documents: Array<DocumentSummary & { version: string }> }> {
+    const keys = (await this.table.query().where(byKb(kbId)).select(['doc_id', 'title', 'updated_at']).toArray()) as Raw[];
+    let list = keys.map((r) => ({ doc_id: String(r.doc_id), title: String(r.title), updated_at: String(r.updated_at) }));
+    if (needle) {
+      const n = needle.toLocaleLowerCase();
+      list = list.filter((d) => d.title.toLocaleLowerCase().includes(n) || d.doc_id.toLocaleLowerCase().includes(n));
+    }
+    list.sort((a, b) => b.updated_at.localeCompare(a.updated_at) || a.doc_id.localeCompare(b.doc_id));
+    const ids = list.slice(offset, offset + limit).map((d) => d.doc_id);
+    const rows = await this.summaries(kbId, ids);
+    return { total: list.length, documents: ids.flatMap((id) => (rows.has(id) ? [rows.get(id)!] : [])) };
+  }
+
   async count(kbId: string): Promise<number> {
     return this.table.countRows(byKb(kbId));
   }
