@@ -1,5 +1,43 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stemmer as stemEnglish } from '@orama/stemmers/english';
+import { stemmer as stemRussian } from '@orama/stemmers/russian';
 import { describe, expect, it } from 'vitest';
-import { analyzeTokens } from './analyzer.js';
+import { analyzeForIndex, analyzeTokens } from './analyzer.js';
+import { foldCjkRadicals } from './cjk-radicals.js';
+import { ENGLISH_STOP_WORDS, RUSSIAN_STOP_WORDS } from './stopwords.js';
+
+/** The analyzer as the module comment defines it, with a regular expression per word (the reference). */
+function referenceTokens(text: string): string[] {
+  const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/u;
+  const RUNS =
+    /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)/gu;
+  const out: string[] = [];
+  const word = (w: string) => {
+    if (w.length > 40) return;
+    if (/\p{Script=Cyrillic}/u.test(w)) {
+      const ru = w.replace(/ё/g, 'е');
+      if (RUSSIAN_STOP_WORDS.has(ru)) return;
+      const stem = stemRussian(ru);
+      out.push(stem);
+      if (stem.length > 5) out.push(stem.slice(0, 5));
+    } else if (/\p{Script=Latin}/u.test(w)) {
+      if (!ENGLISH_STOP_WORDS.has(w)) out.push(stemEnglish(w));
+    } else out.push(w);
+  };
+  const cjk = (run: string) => {
+    const chars = Array.from(run);
+    chars.forEach((c, i) => out.push(...(i + 1 < chars.length ? [c, c + chars[i + 1]!] : [c])));
+  };
+  for (const m of foldCjkRadicals(text.normalize('NFKC'))
+    .toLowerCase()
+    .matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
+    if (!CJK.test(m[0])) word(m[0]);
+    else for (const part of m[0].matchAll(RUNS)) (part[1] ? cjk : word)(part[0]);
+  }
+  return out;
+}
 
 describe('analyzeTokens', () => {
   it('stems English and drops stop words', () => {
@@ -38,5 +76,48 @@ describe('analyzeTokens', () => {
 
   it('drops absurdly long tokens and punctuation', () => {
     expect(analyzeTokens(`${'x'.repeat(50)} ok!!! ... ---`)).toEqual(['ok']);
+  });
+});
+
+describe('the analyzer against its reference', () => {
+  it('gives the same tokens over random mixed-script text (marks, digits, radicals, surrogates, full-width forms)', () => {
+    const alphabet = [
+      ...'ab Zz09 .,-_|#\n\t',
+      'The',
+      'running',
+      'and',
+      ...'таможнёЁ',
+      'и',
+      ...'中华海关ひらがなカタカナ한국어',
+      '\u0301',
+      '\u3000',
+      'Ａ',
+      '⿅',
+      '⻔',
+      'Ⅻ',
+      '٣',
+      '𐐀',
+      '𠀀',
+      '😀',
+      '\ud800',
+      'x'.repeat(41),
+    ];
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    for (let n = 0; n < 2000; n++) {
+      const len = next() % 30;
+      let text = '';
+      for (let k = 0; k < len; k++) text += alphabet[next() % alphabet.length];
+      expect(analyzeTokens(text), JSON.stringify(text)).toEqual(referenceTokens(text));
+      expect(analyzeForIndex(text), JSON.stringify(text)).toBe(referenceTokens(text).join(' '));
+    }
+  });
+
+  it('gives the same tokens over the sample KB', () => {
+    const dir = fileURLToPath(new URL('../../../rag_data/', import.meta.url));
+    for (const name of fs.readdirSync(dir).filter((f) => /\.(md|txt|html)$/.test(f))) {
+      const text = fs.readFileSync(path.join(dir, name), 'utf8');
+      expect(analyzeForIndex(text), name).toBe(referenceTokens(text).join(' '));
+    }
   });
 });

@@ -16,14 +16,37 @@ import { ENGLISH_STOP_WORDS, RUSSIAN_STOP_WORDS } from './stopwords.js';
  * and queries go through this same function, so both sides always agree.
  */
 
-const WORD = /[\p{L}\p{M}\p{N}]+/gu;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/u;
-const CJK_RUNS =
-  /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)/gu;
+const CJK_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 const LATIN = /\p{Script=Latin}/u;
 const RU_PREFIX = 5;
 const MAX_TOKEN = 40;
+
+/**
+ * What a code point is to the analyzer: not part of a word, a letter/mark/number of a CJK script, or of any other.
+ * Words are runs of letters, marks and numbers; inside one, runs of CJK characters and of the others are analysed
+ * apart. Decided by the regular expressions below, memoised for the BMP.
+ */
+const OTHER = 0;
+const WORD_CJK = 1;
+const WORD = 2;
+const IS_WORD = /^[\p{L}\p{M}\p{N}]$/u;
+const IS_CJK = new RegExp(`^[${CJK_CLASS}]$`, 'u');
+function classify(cp: number): number {
+  const c = String.fromCodePoint(cp);
+  if (!IS_WORD.test(c)) return OTHER;
+  return IS_CJK.test(c) ? WORD_CJK : WORD;
+}
+/** Classes of the BMP, filled as code points are met (class + 1; 0 = not yet known). */
+const BMP = new Uint8Array(0x10000);
+function classOf(cp: number): number {
+  if (cp > 0xffff) return classify(cp);
+  const known = BMP[cp]!;
+  if (known) return known - 1;
+  const c = classify(cp);
+  BMP[cp] = c + 1;
+  return c;
+}
 
 function pushCjk(run: string, out: string[]): void {
   const chars = Array.from(run);
@@ -37,7 +60,7 @@ function pushCjk(run: string, out: string[]): void {
 const wordCache = new Map<string, readonly string[]>();
 const MAX_WORD_CACHE = 200_000;
 
-function pushWord(word: string, out: string[]): void {
+function wordTokens(word: string): readonly string[] {
   let tokens = wordCache.get(word);
   if (!tokens) {
     const fresh: string[] = [];
@@ -46,7 +69,7 @@ function pushWord(word: string, out: string[]): void {
     if (wordCache.size >= MAX_WORD_CACHE) wordCache.clear();
     wordCache.set(word, tokens);
   }
-  for (const t of tokens) out.push(t);
+  return tokens;
 }
 
 function analyzeWord(word: string, out: string[]): void {
@@ -67,26 +90,69 @@ function analyzeWord(word: string, out: string[]): void {
   out.push(word);
 }
 
+/**
+ * The runs of `text` (normalised) to analyse, in order: `visit(run, cjk)` for each maximal run of CJK letters and
+ * for each of other letters, marks and numbers. One pass over the code points (no regular expression per word).
+ */
+function forEachRun(text: string, visit: (run: string, cjk: boolean) => void): void {
+  // NFKC folds full-width forms and the Kangxi radicals; the supplement radicals need their table.
+  const lower = foldCjkRadicals(text.normalize('NFKC')).toLowerCase();
+  const n = lower.length;
+  let runStart = 0;
+  let runClass = OTHER;
+  for (let i = 0; i < n; i++) {
+    const at = i;
+    let cp = lower.charCodeAt(i);
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) {
+      const low = lower.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        cp = (cp - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+        i++;
+      }
+    }
+    const cls = cp < 0x80 ? ASCII[cp]! : classOf(cp);
+    if (cls === runClass) continue;
+    if (runClass !== OTHER) visit(lower.slice(runStart, at), runClass === WORD_CJK);
+    runClass = cls;
+    runStart = at;
+  }
+  if (runClass !== OTHER) visit(lower.slice(runStart), runClass === WORD_CJK);
+}
+const ASCII = Uint8Array.from({ length: 0x80 }, (_, cp) => classify(cp));
+
 /** Analyze text into index tokens (see the module comment). */
 export function analyzeTokens(text: string): string[] {
   const out: string[] = [];
-  // NFKC folds full-width forms and the Kangxi radicals; the supplement radicals need their table.
-  const lower = foldCjkRadicals(text.normalize('NFKC')).toLowerCase();
-  for (const m of lower.matchAll(WORD)) {
-    const word = m[0];
-    if (!CJK.test(word)) {
-      pushWord(word, out);
-      continue;
-    }
-    for (const part of word.matchAll(CJK_RUNS)) {
-      if (part[1]) pushCjk(part[1], out);
-      else if (part[2]) pushWord(part[2], out);
-    }
-  }
+  forEachRun(text, (run, cjk) => {
+    if (cjk) pushCjk(run, out);
+    else for (const t of wordTokens(run)) out.push(t);
+  });
   return out;
 }
 
-/** The analyzed form stored in the full-text column and sent as the query. */
+/** A word's tokens joined by spaces ('' for none), memoised apart from wordCache for the index string. */
+const joinedCache = new Map<string, string>();
+
+/** The analyzed form stored in the full-text column and sent as the query: analyzeTokens(text).join(' '). */
 export function analyzeForIndex(text: string): string {
-  return analyzeTokens(text).join(' ');
+  let out = '';
+  const cjkTokens: string[] = [];
+  forEachRun(text, (run, cjk) => {
+    let joined: string;
+    if (cjk) {
+      cjkTokens.length = 0;
+      pushCjk(run, cjkTokens);
+      joined = cjkTokens.join(' ');
+    } else {
+      let known = joinedCache.get(run);
+      if (known === undefined) {
+        known = wordTokens(run).join(' ');
+        if (joinedCache.size >= MAX_WORD_CACHE) joinedCache.clear();
+        joinedCache.set(run, known);
+      }
+      joined = known;
+    }
+    if (joined) out = out ? `${out} ${joined}` : joined;
+  });
+  return out;
 }
