@@ -22,6 +22,7 @@ import { SourceManager } from './sources/source-manager.js';
 import { Store } from './store/store.js';
 import { PauseGate } from './util/pause-gate.js';
 
+import { limitsFromEnv } from './services/env-limits.js';
 export type { CallerScope } from './auth/scope.js';
 
 export interface OpenCoreOptions extends Partial<CoreOptions> {
@@ -78,12 +79,14 @@ export class Core {
   }
 
   static async open(options: OpenCoreOptions): Promise<Core> {
+    // Size limits set in the environment (a bad value is refused before anything is opened).
+    const envLimits = limitsFromEnv(process.env);
     const paths = dataPaths(options.dataDir);
     makeDataDirPrivate(paths.root);
     const lock = options.lock === false ? undefined : acquireLock(paths.lock);
     try {
       const store = await Store.open(paths.lance, paths.kbs);
-      const opts: CoreOptions = { ...DEFAULT_OPTIONS, ...stripUndefined(options), dataDir: paths.root };
+      const opts: CoreOptions = { ...DEFAULT_OPTIONS, ...envLimits, ...stripUndefined(options), dataDir: paths.root };
       const models =
         options.models ??
         createModelManager({
