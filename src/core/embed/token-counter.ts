@@ -38,7 +38,8 @@ export async function loadModelTokenCounter(spec: ModelSpec, cacheDir: string): 
   lock = run.catch(() => undefined);
   try {
     const tokenizer = await run;
-    return { id: spec.resolved, count: wordMemoizedCount((text) => tokenizer.encode(text, { add_special_tokens: false }).length) };
+    const full = (text: string) => tokenizer.encode(text, { add_special_tokens: false }).length;
+    return { id: spec.resolved, count: wordMemoizedCount(asciiWordPieceCount(tokenizer, full) ?? full) };
   } catch (err) {
     process.stderr.write(
       `ragdesk: tokenizer of ${spec.model} could not be loaded, estimating tokens: ${err instanceof Error ? err.message : String(err)}\n`,
@@ -77,4 +78,99 @@ export function wordMemoizedCount(countWord: (word: string) => number): (text: s
     }
     return total;
   };
+}
+
+const ASCII_WORD = /^[A-Za-z0-9]+$/;
+/** Printable ASCII without the space: letters, digits and what BertPreTokenizer counts as punctuation. */
+const PRINTABLE = /^[\x21-\x7e]+$/;
+/** Words the fast count is checked against the tokenizer's own on, before it is used. */
+const CHECK_WORDS = [
+  'a',
+  'the',
+  'Harbor',
+  'ragdesk190',
+  'UN38',
+  'x2',
+  '1234567890',
+  'Qwzxkjv',
+  'z'.repeat(101),
+  'A'.repeat(100),
+  '(FOB,',
+  '`rag_data/`190',
+  '**Harbor**',
+  'e.g.',
+  '|---|---|',
+  '~^{}[]\\',
+  '[UNK]',
+  'x[CLS]y',
+];
+
+interface BertLike {
+  /** tokenizer.json as read. */
+  tokenizer?: { normalizer?: { type?: string; lowercase?: boolean } | null; pre_tokenizer?: { type?: string } | null };
+  added_tokens?: Array<{ content?: string }>;
+  model?: {
+    constructor?: { name?: string };
+    tokens_to_ids?: Map<string, number>;
+    config?: { continuing_subword_prefix?: string };
+    max_input_chars_per_word?: number;
+    fuse_unk?: boolean;
+  };
+}
+
+/**
+ * A word's token count for BERT-style tokenizers (BertNormalizer, BertPreTokenizer, WordPiece: potion, MiniLM,
+ * bge…) without the tokenizer's whole pipeline per word, when the word is printable ASCII: it normalises to itself
+ * (lowercased when the normaliser lowercases), BertPreTokenizer makes each run of letters and digits one
+ * pre-token and every other character (all ASCII punctuation to it) one more, which is one token whether the
+ * vocabulary has it or not ([UNK]). A run counts WordPiece's greedy longest-match pieces (one [UNK] when a part has
+ * none), found by slicing the string instead of re-joining its characters for every candidate length. Other words,
+ * and words holding an added token ([CLS]…), go to `full`. The chunker counts every distinct word once
+ * (wordMemoizedCount); most distinct words of a large corpus are such words. Undefined (the tokenizer's own
+ * count is used) for any other tokenizer, or when the two disagree on CHECK_WORDS; uses transformers.js'
+ * internal `_tokenizer`.
+ */
+export function asciiWordPieceCount(tokenizer: unknown, full: (word: string) => number): ((word: string) => number) | undefined {
+  const t = (tokenizer as { _tokenizer?: BertLike } | undefined)?._tokenizer;
+  const model = t?.model;
+  const vocab = model?.tokens_to_ids;
+  if (!t || !model || !(vocab instanceof Map) || model.constructor?.name !== 'WordPieceTokenizer' || model.fuse_unk) return undefined;
+  const json = t.tokenizer;
+  if (json?.normalizer?.type !== 'BertNormalizer' || json.pre_tokenizer?.type !== 'BertPreTokenizer') return undefined;
+  const prefix = model.config?.continuing_subword_prefix ?? '##';
+  const maxChars = model.max_input_chars_per_word ?? 100;
+  const lowercase = json.normalizer.lowercase !== false;
+  let longest = 0;
+  for (const key of vocab.keys()) longest = Math.max(longest, key.length);
+  const added = (t.added_tokens ?? []).map((a) => a.content ?? '').filter(Boolean);
+  const pieces = (run: string): number => {
+    const w = lowercase ? run.toLowerCase() : run;
+    if (w.length > maxChars) return 1;
+    let n = 0;
+    for (let start = 0; start < w.length; n++) {
+      let end = Math.min(w.length, start + longest);
+      while (end > start && !vocab.has(start > 0 ? prefix + w.slice(start, end) : w.slice(start, end))) end--;
+      if (end === start) return 1; // no piece fits: the whole pre-token is [UNK]
+      start = end;
+    }
+    return n;
+  };
+  const count = (word: string): number => {
+    if (!PRINTABLE.test(word) || added.some((a) => word.includes(a) || word.toLowerCase().includes(a))) return full(word);
+    if (ASCII_WORD.test(word)) return pieces(word);
+    let n = 0;
+    let run = -1; // start of the run of letters and digits being read
+    for (let i = 0; i < word.length; i++) {
+      const c = word.charCodeAt(i);
+      if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+        if (run < 0) run = i;
+        continue;
+      }
+      if (run >= 0) n += pieces(word.slice(run, i));
+      run = -1;
+      n++;
+    }
+    return run >= 0 ? n + pieces(word.slice(run)) : n;
+  };
+  return CHECK_WORDS.every((w) => count(w) === full(w)) ? count : undefined;
 }
