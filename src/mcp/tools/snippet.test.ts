@@ -34,6 +34,26 @@ describe('bestSnippet', () => {
     expect(text.slice(s.start, s.end)).toBe(s.text.replace(/^…|…$/g, ''));
   });
 
+  it('stays within size when snapping back to a sentence start would make the matches overflow it', () => {
+    // Matches 120 characters apart fill a 120-character snippet: no room for the sentence start 30 characters back.
+    const t = `${filler(3)}. Opening words of a sentence xx customs ${'y'.repeat(100)} paperwork. ${filler(30)}`;
+    const from = t.indexOf('customs');
+    const to = t.indexOf('paperwork') + 'paperwork'.length;
+    expect(to - from).toBeLessThanOrEqual(120);
+    const s = bestSnippet(
+      t,
+      [
+        [from, from + 7],
+        [to - 9, to],
+      ],
+      120,
+    );
+    expect(s.end - s.start).toBeLessThanOrEqual(120);
+    expect(s.text.length).toBeLessThanOrEqual(122);
+    expect(t.slice(s.start, s.end)).toContain('customs');
+    expect(t.slice(s.start, s.end)).toContain('paperwork');
+  });
+
   it('without matches (a vector hit) gives the start; a short text stays whole', () => {
     const s = bestSnippet(text, [], 100);
     expect(s.start).toBe(0);

@@ -82,6 +82,13 @@ export function bestSnippet(text: string, marks: ReadonlyArray<readonly [number,
   let start = best < 0 ? 0 : Math.max(0, from - Math.floor(room / 3));
   start = snapStart(text, start, from);
   if (start > from) start = from;
+  // Snapped back further than the room allows (the matches span most of `size`): start at the first word from
+  // which the matches still fit.
+  if (to - start > size) {
+    const floor = to - size;
+    const space = text.indexOf(' ', floor - 1);
+    start = space >= 0 && space + 1 <= from ? space + 1 : floor;
+  }
   let end = cutAt(text, start, Math.min(text.length, Math.max(start + size, to)), to);
   while (start < end && /\s/.test(text[start]!)) start++;
   while (end > start && /\s/.test(text[end - 1]!)) end--;
