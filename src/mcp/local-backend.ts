@@ -7,13 +7,16 @@ import { RagError } from '../shared/errors.js';
 import { getPrompt } from './prompts.js';
 import { listResources, readResource, RESOURCE_NOT_FOUND } from './resources.js';
 import type { Backend, CallInfo } from './server.js';
-import { errorResult, okResult, type AnyTool, type ToolContext } from './tool-kit.js';
+import { errorResult, okResult } from './results.js';
+import type { AnyTool, ToolContext } from './tool-kit.js';
 
 export interface LocalBackendOptions {
   /** The engine; a promise while it is still opening (stdio answers initialize before the store is open). */
   core: () => Core | Promise<Core>;
   /** Who is calling; read on every call so a revoked or changed key takes effect at once. */
   principal: () => Principal | undefined;
+  /** What a tool call waits for first, if anything (the stdio server: searches wait for the engine's warm-up). */
+  before?: (tool: AnyTool) => Promise<unknown> | undefined;
 }
 
 /**
@@ -72,6 +75,7 @@ export class LocalBackend implements Backend {
   private async runTool(tool: AnyTool, args: unknown, call: CallInfo): Promise<CallToolResult> {
     try {
       const { client } = await this.access();
+      await this.options.before?.(tool);
       const ctx: ToolContext = { client, signal: call.signal, ...(call.sample ? { sample: call.sample } : {}) };
       const out = await tool.run(args as never, ctx);
       const checked = tool.output.safeParse(out);

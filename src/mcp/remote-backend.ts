@@ -3,14 +3,13 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import {
   CallToolResultSchema,
   CreateMessageRequestSchema,
-  ErrorCode,
-  McpError,
   type CreateMessageRequest,
   type CreateMessageResult,
   type Implementation,
 } from '@modelcontextprotocol/sdk/types.js';
 import { RagError } from '../shared/errors.js';
 import { RAGDESK_VERSION } from '../shared/version.js';
+import { isLinkFailure } from './link-failure.js';
 import type { Backend, CallInfo } from './server.js';
 import type { AnyTool } from './tool-kit.js';
 
@@ -31,12 +30,7 @@ export interface RemoteBackendOptions {
 /** Long enough for a 500-document batch on a slow machine; progress notifications reset it. */
 const CALL_TIMEOUT_MS = 10 * 60_000;
 
-/** A failure of the link to the owner (refused, closed, session gone), as opposed to an answer from it. */
-export function isLinkFailure(err: unknown): boolean {
-  if (err instanceof McpError) return err.code === ErrorCode.ConnectionClosed;
-  if (err instanceof RagError) return false;
-  return true;
-}
+export { isLinkFailure };
 
 /**
  * The owner answered 429 (this key's rate, or its requests in progress): the link is fine and the call was not
@@ -63,6 +57,7 @@ export class RemoteBackend implements Backend {
   private readonly client: Client;
   private transport: StreamableHTTPClientTransport | undefined;
   private connected: Promise<void> | undefined;
+  readonly remote = true;
   dead = false;
 
   constructor(

@@ -21,12 +21,12 @@ import {
   type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import { RAGDESK_VERSION } from '../shared/version.js';
 import { PROMPTS, checkPromptArgs } from './prompts.js';
 import { RESOURCE_TEMPLATES } from './resources.js';
-import { errorResult, type AnyTool } from './tool-kit.js';
-import { TOOLS } from './tools/index.js';
+import { errorResult } from './results.js';
+import type { AnyTool } from './tool-kit.js';
+import TOOL_LIST_JSON from './tool-list.json';
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -49,6 +49,11 @@ export interface Backend {
   listResources(call: CallInfo): Promise<ListResourcesResult>;
   readResource(uri: string, call: CallInfo): Promise<ReadResourceResult>;
   getPrompt(name: string, args: Record<string, string>, call: CallInfo): Promise<GetPromptResult>;
+  /** Set on a link to another process (the stdio bridge's RemoteBackend), whose calls may fail for the link. */
+  readonly remote?: boolean;
+  /** A remote backend whose link broke: the next call finds a backend again. */
+  dead?: boolean;
+  close?(): Promise<void>;
 }
 
 /** One finished tool call, for metrics, the activity log and logs. */
@@ -69,6 +74,8 @@ export interface McpServerOptions {
   onCall?: (record: CallRecord) => void;
   /** Instructions shown to the model at initialize. */
   instructions?: string;
+  /** Told once a tools/list answer has been handed to the transport (the stdio server then warms up). */
+  onToolsListed?: () => void;
 }
 
 export const INSTRUCTIONS =
@@ -88,22 +95,21 @@ export function errorCodeOf(result: CallToolResult): string | null {
   }
 }
 
-let toolList: Tool[] | undefined;
-
 /**
- * The tools/list answer, built once per process: the same JSON Schemas the SDK derives from the zod schemas
- * (draft-7, input/output views), without converting them again for every session and every listing.
+ * The tools/list answer: the JSON Schemas the SDK would derive from the tools' zod schemas (draft-7, input and
+ * output views), written down once in tool-list.json (tool-list.test.ts checks it against the live schemas and
+ * rewrites it with `vitest -u`). Answering from it keeps the zod schemas of the tools and of the contract off
+ * the path of `initialize` and `tools/list`: a stdio server builds them only for its first call.
  */
-export function listTools(): Tool[] {
-  toolList ??= TOOLS.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: z.toJSONSchema(t.input, { target: 'draft-7', io: 'input' }) as Tool['inputSchema'],
-    outputSchema: z.toJSONSchema(t.output, { target: 'draft-7', io: 'output' }) as Tool['outputSchema'],
-    annotations: t.annotations,
-  }));
-  return toolList;
+export const TOOL_LIST = TOOL_LIST_JSON as unknown as readonly Tool[];
+const TOOL_NAMES = new Set(TOOL_LIST.map((t) => t.name));
+
+let tools: Promise<ReadonlyMap<string, AnyTool>> | undefined;
+
+/** The tools by name, their module (and the contract's schemas) loaded at the first call or by a warm-up. */
+export function loadTools(): Promise<ReadonlyMap<string, AnyTool>> {
+  tools ??= import('./tools/index.js').then(({ TOOLS }) => new Map(TOOLS.map((t) => [t.name, t])));
+  return tools;
 }
 
 function callInfo(mcp: McpServer, extra: Extra): CallInfo {
@@ -122,8 +128,8 @@ function callInfo(mcp: McpServer, extra: Extra): CallInfo {
 }
 
 /**
- * The ragdesk MCP server: every tool registered with its title, description, zod input and output schemas and
- * hints; resources and prompts. Tool calls are validated here: arguments that break the input schema are a
+ * The ragdesk MCP server: every tool listed with its title, description, input and output schemas and hints;
+ * resources and prompts. Tool calls are validated here: arguments that break the input schema are a
  * JSON-RPC InvalidParams error (the SDK alone would turn them into a tool result), domain failures are tool
  * results with `isError` and `{code, message}`.
  */
@@ -135,30 +141,19 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       instructions: options.instructions ?? INSTRUCTIONS,
     },
   );
-  const byName = new Map<string, AnyTool>();
-  for (const tool of TOOLS) {
-    byName.set(tool.name, tool);
-    mcp.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.input,
-        outputSchema: tool.output,
-        annotations: tool.annotations,
-      },
-      // Never reached: tools/call is answered by the handler below, which validates first.
-      () => ({ content: [], isError: true }),
-    );
-  }
-
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
+  // No mcp.registerTool: tools/list and tools/call are answered by the handlers below (the SDK's own would
+  // convert the zod schemas for every listing and validate arguments a second time).
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => {
+    // The SDK sends the answer in this turn's microtasks: the callback runs after it.
+    if (options.onToolsListed) setImmediate(options.onToolsListed);
+    return { tools: TOOL_LIST as Tool[] };
+  });
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const started = performance.now();
     const { name, arguments: rawArgs } = request.params;
-    const tool = byName.get(name);
     const info = callInfo(mcp, extra);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!TOOL_NAMES.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const tool = (await loadTools()).get(name)!;
     const parsed = tool.input.safeParse(rawArgs ?? {});
     if (!parsed.success) {
       const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');

@@ -10,11 +10,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { RagError } from '../shared/errors.js';
-import { isLinkFailure, RemoteBackend } from './remote-backend.js';
-import { createMcpServer, type Backend, type CallInfo, type CallRecord } from './server.js';
-import { errorResult, type AnyTool } from './tool-kit.js';
+import { isLinkFailure } from './link-failure.js';
+import { createMcpServer, loadTools, type Backend, type CallInfo, type CallRecord } from './server.js';
+import { errorResult } from './results.js';
+import type { AnyTool } from './tool-kit.js';
 
-/** Delay between `initialized` and opening the engine in the background. */
+/** Delay between `initialized` and opening the engine in the background, for a client that does not list tools. */
 const EAGER_RESOLVE_DELAY_MS = 250;
 
 /** What a backend resolver learns about the stdio client once it has initialised. */
@@ -38,8 +39,8 @@ export class FailoverBackend implements Backend {
     const cur = this.current;
     if (cur) {
       const b = await cur.catch(() => undefined);
-      if (b && !(b instanceof RemoteBackend && b.dead)) return b;
-      if (b instanceof RemoteBackend) void b.close();
+      if (b && !b.dead) return b;
+      void b?.close?.();
       if (this.current !== cur) return this.backend();
       this.current = undefined;
     }
@@ -57,7 +58,7 @@ export class FailoverBackend implements Backend {
     try {
       return await fn(b);
     } catch (err) {
-      if (!(b instanceof RemoteBackend) || !isLinkFailure(err)) throw err;
+      if (!b.remote || !isLinkFailure(err)) throw err;
       b.dead = true;
       return fn(await this.backend());
     }
@@ -107,7 +108,8 @@ export interface RunningStdio {
 
 /**
  * MCP over stdio: stdout carries only protocol messages. `initialize` and `tools/list` are answered by this
- * process at once; the backend is resolved after `initialized` (in the background) or at the first call.
+ * process at once, before the tools' schemas or the engine are loaded; the backend is resolved and warmed in the
+ * background once the tools are listed, or at the first call.
  */
 export async function startStdioServer(options: StdioServerOptions): Promise<RunningStdio> {
   const holder: { server?: McpServer } = {};
@@ -120,15 +122,22 @@ export async function startStdioServer(options: StdioServerOptions): Promise<Run
     };
   };
   const failover = new FailoverBackend(() => options.resolve(facts()));
+  // Open the engine, warm it and load the tools in the background as soon as the client has its tool list (or
+  // shortly after `initialized`, for a client that does not list); a call that needs them sooner waits for the
+  // same promises.
+  const warmUp = () => {
+    void loadTools().catch(() => undefined);
+    failover.backend().catch((err: unknown) => options.logger?.warn({ err }, 'no backend yet; will retry at the first call'));
+  };
   // Calls go through the failover itself, so a call that meets a broken link is retried on the next backend.
-  const server = createMcpServer({ backend: async () => failover, ...(options.onCall ? { onCall: options.onCall } : {}) });
+  const server = createMcpServer({
+    backend: async () => failover,
+    onToolsListed: warmUp,
+    ...(options.onCall ? { onCall: options.onCall } : {}),
+  });
   holder.server = server;
-  // Open the engine in the background shortly after `initialized`, once the client's first listings
-  // (tools/list right after initialized) were answered; a call that needs it sooner resolves it at once.
   server.server.oninitialized = () => {
-    setTimeout(() => {
-      failover.backend().catch((err: unknown) => options.logger?.warn({ err }, 'no backend yet; will retry at the first call'));
-    }, EAGER_RESOLVE_DELAY_MS).unref();
+    setTimeout(warmUp, EAGER_RESOLVE_DELAY_MS).unref();
   };
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);

@@ -1,4 +1,4 @@
-import type { CallToolResult, CreateMessageRequest, CreateMessageResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import {
   HitSchema,
@@ -8,9 +8,9 @@ import {
   type Hit,
   type RagClient,
 } from '../shared/contract/index.js';
-import { concealInternal, stderrInternalLog, type InternalErrorLog } from '../core/dispatch/internal-errors.js';
 
 export { parseFilterExpr } from '../shared/filter-expr.js';
+export { errorResult, okResult } from './results.js';
 
 /**
  * What a tool handler gets: the contract (limited to the caller's rights by the core's dispatcher) and the MCP
@@ -47,21 +47,6 @@ export type AnyTool = ToolDef<z.ZodObject, z.ZodObject>;
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 export const ADDITIVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 export const DESTRUCTIVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
-
-/** A successful result: structured content and the same JSON as text. */
-export function okResult(data: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
-}
-
-/**
- * A failed call: `isError` and `{code, message}` (plus details when there are any) as JSON text. An internal error
- * from the contract already carries only a reference into the log; one raised in a tool itself is logged in `log`
- * (the engine's log where there is one) and answered the same way, so no path or stack fragment reaches the agent.
- */
-export function errorResult(err: unknown, log: InternalErrorLog = stderrInternalLog): CallToolResult {
-  const body = concealInternal(err, 'mcp tool', log);
-  return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
-}
 
 /* ---------- shared argument and result pieces ---------- */
 

@@ -7,14 +7,18 @@ import { liveLockOwner } from '../../core/config/lock.js';
 import type { Core } from '../../core/core.js';
 import { isLoopbackHost } from '../../http/security.js';
 import type { RunningHttpServer } from '../../http/server.js';
-import { LocalBackend } from '../../mcp/local-backend.js';
+import type { LocalBackend } from '../../mcp/local-backend.js';
 import type { Metrics } from '../../core/metrics/metrics.js';
-import { RemoteBackend } from '../../mcp/remote-backend.js';
 import type { Backend } from '../../mcp/server.js';
 import type { FailoverBackend, StdioClientFacts } from '../../mcp/stdio.js';
 import { RagError } from '../../shared/errors.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The tools that search: their first calls wait for the warm-up (see warm-up.ts). */
+const SEARCH_TOOLS = new Set(['search_kb', 'search_all_accessible_kbs', 'ask_knowledge_base']);
+/** The longest a search waits for the warm-up: past it, a hybrid search answers from full-text, as it says. */
+const SEARCH_WAITS_FOR_WARM_UP_MS = 5_000;
 
 export interface StdioBackendOptions {
   dataDir: string;
@@ -69,6 +73,8 @@ export class StdioBackends {
       if (owner?.port) {
         const host = isLoopbackHost(owner.host) ? owner.host : '127.0.0.1';
         const url = `http://${host.includes(':') ? `[${host}]` : host}:${owner.port}/mcp`;
+        // The SDK's HTTP client loads only for a bridge.
+        const { RemoteBackend } = await import('../../mcp/remote-backend.js');
         const remote = new RemoteBackend({ url, token: this.o.apiKey ?? owner.token }, facts);
         try {
           await remote.connect();
@@ -96,18 +102,28 @@ export class StdioBackends {
 
   private async becomeOwner(): Promise<Backend> {
     // The engine (LanceDB, the model worker) loads only now, after initialize and tools/list were answered.
-    const { Core } = await import('../../core/core.js');
-    const { startHttpServer } = await import('../../http/server.js');
-    // The owner of the data dir keeps folder sources in sync, whichever process it is.
-    const { cliCoreDefaults } = await import('../settings.js');
+    const [{ Core }, { startHttpServer }, { cliCoreDefaults }, { LocalBackend }, { warmUpSearch }, { within }] = await Promise.all([
+      import('../../core/core.js'),
+      import('../../http/server.js'),
+      import('../settings.js'),
+      import('../../mcp/local-backend.js'),
+      import('../../core/services/warm-up.js'),
+      import('../../core/util/timeout.js'),
+    ]);
     const core = await Core.open({
       dataDir: this.o.dataDir,
       allowDownload: this.o.allowDownload,
+      // The owner of the data dir keeps folder sources in sync, whichever process it is.
       watchSources: true,
       opMetrics: this.o.metrics.api,
       ...cliCoreDefaults(),
     });
     this.core = core;
+    // The models start loading (in their worker) and the tables, full-text and vector indexes get ready now, in
+    // the background; a search that comes meanwhile waits for that same warm-up (at most
+    // SEARCH_WAITS_FOR_WARM_UP_MS, then it answers as it can).
+    core.warmUp();
+    const warm = within(warmUpSearch(core.ctx), SEARCH_WAITS_FOR_WARM_UP_MS);
     const token = core.lock!.info.token;
     this.o.addSecret?.(token);
     try {
@@ -125,8 +141,11 @@ export class StdioBackends {
     } catch (err) {
       this.o.logger.warn({ err }, 'no private HTTP port: other ragdesk processes cannot share this data dir');
     }
-    core.warmUp();
-    this.local = new LocalBackend({ core: () => core, principal: () => this.principal() });
+    this.local = new LocalBackend({
+      core: () => core,
+      principal: () => this.principal(),
+      before: (tool) => (SEARCH_TOOLS.has(tool.name) ? warm : undefined),
+    });
     this.mode = 'local';
     this.o.logger.info({ port: this.http?.port }, 'opened the data dir');
     return this.local;

@@ -1,14 +1,11 @@
 import type { Command } from 'commander';
 import { cliDataDir } from '../settings.js';
-import { activityLogFor } from '../../core/activity/activity-log.js';
-import { keyStoreFor } from '../../core/auth/key-store.js';
 import { dataPaths } from '../../core/config/data-dir.js';
 import { createLogger } from '../../core/logging/logger.js';
-import { Metrics } from '../../core/metrics/metrics.js';
-import { callRecorder } from '../../mcp/recorder.js';
+import type { CallRecord } from '../../mcp/server.js';
 import { startStdioServer } from '../../mcp/stdio.js';
 import { globals } from './common.js';
-import { StdioBackends } from './mcp-backend.js';
+import type { StdioBackends } from './mcp-backend.js';
 
 /** In stdio mode stdout is the protocol: anything a library prints with console.* goes to stderr instead. */
 function keepStdoutForProtocol(): void {
@@ -37,42 +34,58 @@ export function registerMcp(program: Command): void {
       const paths = dataPaths(dataDir);
       const apiKey = process.env.RAGDESK_API_KEY?.trim() || undefined;
       const log = createLogger({ dir: paths.logs, file: 'mcp.log', stderrLevel: 'warn', secrets: apiKey ? [apiKey] : [] });
-      const metrics = new Metrics();
-      const activity = activityLogFor(paths.activity);
-      const backends = new StdioBackends({
-        dataDir,
-        apiKey,
-        logger: log.logger,
-        metrics,
-        activity,
-        keys: keyStoreFor(paths.keys),
-        allowDownload: g.download !== false && process.env.RAGDESK_OFFLINE !== '1',
-        noBridge: o.bridge === false,
-        addSecret: (secret) => log.addSecret(secret),
-      });
-      const record = callRecorder({
-        metrics,
-        activity,
-        logger: log.logger,
-        transport: 'stdio',
-        keyName: () => backends.principal()?.name ?? 'revoked',
-      });
+      const allowDownload = g.download !== false && process.env.RAGDESK_OFFLINE !== '1';
+      // What answers calls (keys, activity log, metrics, the backends) loads after initialize and tools/list were
+      // answered: in the background once the client is initialised, or at the first call, whichever comes first.
+      let calls: Promise<{ backends: StdioBackends; record: (r: CallRecord) => void }> | undefined;
+      const callSide = () =>
+        (calls ??= (async () => {
+          const [{ activityLogFor }, { keyStoreFor }, { Metrics }, { callRecorder }, { StdioBackends }] = await Promise.all([
+            import('../../core/activity/activity-log.js'),
+            import('../../core/auth/key-store.js'),
+            import('../../core/metrics/metrics.js'),
+            import('../../mcp/recorder.js'),
+            import('./mcp-backend.js'),
+          ]);
+          const metrics = new Metrics();
+          const activity = activityLogFor(paths.activity);
+          const backends = new StdioBackends({
+            dataDir,
+            apiKey,
+            logger: log.logger,
+            metrics,
+            activity,
+            keys: keyStoreFor(paths.keys),
+            allowDownload,
+            noBridge: o.bridge === false,
+            addSecret: (secret) => log.addSecret(secret),
+          });
+          backends.attach(running.failover);
+          const record = callRecorder({
+            metrics,
+            activity,
+            logger: log.logger,
+            transport: 'stdio',
+            keyName: () => backends.principal()?.name ?? 'revoked',
+          });
+          return { backends, record };
+        })());
       const running = await startStdioServer({
         logger: log.logger,
-        resolve: (facts) => backends.resolve(facts),
+        resolve: async (facts) => (await callSide()).backends.resolve(facts),
         // The owner records calls; when bridged, the owner process does it.
-        onCall: (r) => {
-          if (backends.mode === 'local') record(r);
-        },
+        onCall: (r) =>
+          void callSide().then(({ backends, record }) => {
+            if (backends.mode === 'local') record(r);
+          }),
       });
-      backends.attach(running.failover);
       log.logger.info({ dataDir, pid: process.pid, key: apiKey ? 'RAGDESK_API_KEY' : 'owner' }, 'ragdesk mcp (stdio) started');
       const stop = () => void running.close();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       await running.closed;
       await running.close();
-      await backends.close();
+      await calls?.then(({ backends }) => backends.close()).catch(() => undefined);
       log.logger.info('ragdesk mcp (stdio) stopped');
       await log.close();
       // Nothing may keep a stdio server alive once its client has gone.
