@@ -15,10 +15,17 @@ import { percentile, round } from './stats.js';
 
 export const WARMUP = 30;
 const START_RUNS = 5;
+/**
+ * The pause before the first search in the second set of cold starts: an agent's first tool call comes after its
+ * model's first turn, seconds after tools/list, and the server warms up meanwhile (see core/services/warm-up.ts).
+ */
+export const FIRST_CALL_PAUSE_MS = 3000;
 
 export type Series = Record<string, number[]>;
 
 export interface StartRun {
+  /** How long the client waited after tools/list before its first search. */
+  pause_ms: number;
   tools_list_ms: number;
   first_search_ms: number;
   /** Spawn → the first hybrid answer with the model loaded (no degradation note). */
@@ -29,7 +36,9 @@ export interface StartRun {
 
 export interface McpFigures {
   series: Series;
+  /** First search right after tools/list (it waits for the warm-up), then FIRST_CALL_PAUSE_MS after it. */
   starts: StartRun[];
+  startsPaused: StartRun[];
   /** Mean size of a search_kb result as JSON (what crosses the pipe), and of its structuredContent alone, per call kind. */
   responseBytes: Record<string, number>;
   profile: (ProfileSummary & { fts_calls: number; busy_ms_per_call: number }) | { error: string };
@@ -94,8 +103,8 @@ async function warm(client: Client, job: Job): Promise<void> {
   }
 }
 
-/** Spawn → tools/list answered, then the first hybrid search, START_RUNS times (a fresh server each). */
-async function coldStarts(job: Job): Promise<StartRun[]> {
+/** Spawn → tools/list answered, then (after `pauseMs`) the first hybrid search, START_RUNS times (a fresh server each). */
+async function coldStarts(job: Job, pauseMs: number): Promise<StartRun[]> {
   const runs: StartRun[] = [];
   for (let i = 0; i < START_RUNS; i++) {
     const t = performance.now();
@@ -103,6 +112,7 @@ async function coldStarts(job: Job): Promise<StartRun[]> {
     try {
       await client.listTools();
       const listed = performance.now() - t;
+      if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
       const s = performance.now();
       let res = await searchKb(client, job, job.queries[WARMUP + i]!, 'hybrid', 10);
       const firstMs = performance.now() - s;
@@ -113,6 +123,7 @@ async function coldStarts(job: Job): Promise<StartRun[]> {
         res = await searchKb(client, job, job.queries[WARMUP + i]!, 'hybrid', 10);
       }
       runs.push({
+        pause_ms: pauseMs,
         tools_list_ms: listed,
         first_search_ms: firstMs,
         full_hybrid_ms: performance.now() - t,
@@ -209,7 +220,8 @@ export async function mcpPhase(job: Job): Promise<McpFigures> {
     'node -e 0': await spawnToExit(['-e', '0']),
     'node bin/ragdesk.js --version': await spawnToExit([path.join(job.root, 'bin', 'ragdesk.js'), '--version']),
   };
-  const starts = await coldStarts(job);
+  const starts = await coldStarts(job, 0);
+  const startsPaused = await coldStarts(job, FIRST_CALL_PAUSE_MS);
   const start = await startProfile(job);
   const series: Series = {};
   const bytes: Record<string, number[]> = {};
@@ -225,5 +237,5 @@ export async function mcpPhase(job: Job): Promise<McpFigures> {
   const responseBytes = Object.fromEntries(
     Object.entries(bytes).map(([k, xs]) => [k, Math.round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length))]),
   );
-  return { series, starts, responseBytes, profile, startProfile: start, floors };
+  return { series, starts, startsPaused, responseBytes, profile, startProfile: start, floors };
 }
