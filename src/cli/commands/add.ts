@@ -43,6 +43,7 @@ export function registerAdd(program: Command): void {
       const token = progressToken();
       const bar = createProgress(!g.json);
       let started = false;
+      let filesDone = 0;
       const res = await whileProgress(
         client,
         token,
@@ -56,10 +57,17 @@ export function registerAdd(program: Command): void {
           progress_token: token,
         }),
         (p) => {
+          if (p.stage === 'bytes') {
+            // A large file written section by section: how far into it.
+            const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+            if (started) bar.update(filesDone, `${path.basename(p.detail ?? '')} ${mb(p.done)} of ${mb(p.total)} MB`);
+            return;
+          }
           if (!started) {
             bar.start(p.total, `indexing into ${o.kb}`);
             started = true;
           }
+          filesDone = p.done;
           bar.update(p.done, p.detail ? path.basename(p.detail) : '');
         },
       ).finally(() => bar.stop());

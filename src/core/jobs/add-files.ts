@@ -21,6 +21,8 @@ export async function addFiles(rt: JobRuntime, input: ParsedInput<'addFiles'>, r
       overwrite: input.overwrite,
       ...(input.chunking ? { chunking: input.chunking } : {}),
       onFile: (outcome, done, total) => report('files', done, total, outcome.file),
+      // A large file written section by section: its bytes, so a progress bar moves within it.
+      onStream: (file, bytes, totalBytes) => report('bytes', bytes, totalBytes, file),
     });
     const count = (s: string) => outcomes.filter((x) => x.ok && x.status === s).length;
     return {

@@ -19,6 +19,8 @@ export interface FilesJobOptions {
   /** Called after each batch of files, with the job's progress. */
   onProgress?: (job: JobHandle) => void;
   onFile?: (outcome: FileOutcome, done: number, total: number) => void;
+  /** A large file being written section by section: its bytes read so far, of how many. */
+  onStream?: (file: string, bytes: number, totalBytes: number) => void;
   /** Documents per write (default 256). */
   groupSize?: number;
 }
@@ -56,7 +58,10 @@ async function run(rt: JobRuntime, job: JobHandle, options: FilesJobOptions): Pr
     ledger: rt.health.ledger(job.header.kb_id, null),
     mirror: false,
     groupSize: options.groupSize ?? 256,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    onProgress: (j) => {
+      options.onProgress?.(j);
+      if (j.stream) options.onStream?.(j.stream.file, j.stream.bytes, j.stream.total_bytes);
+    },
     onSettle: (lines, items) => {
       const before = job.done.size - lines.length;
       lines.forEach((line, k) => {
