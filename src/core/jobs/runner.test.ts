@@ -5,7 +5,7 @@ import { Core } from '../core.js';
 import { eventually, fixtureModels, tempDir } from '../test-support.js';
 
 describe('runJob', () => {
-  it('parses and chunks the next files while a batch is being written, and journals the batches in order', async () => {
+  it('parses, chunks and embeds the next files while a batch waits to be written, and journals the batches in order', async () => {
     const { model } = await fixtureModels();
     const core = await Core.open({ dataDir: tempDir(), allowDownload: false });
     try {
@@ -40,11 +40,16 @@ describe('runJob', () => {
         await held;
       });
       await entered;
+      const embedded: string[] = [];
+      core.ctx.events.on('ingest', (e) => {
+        if (e.stage === 'embed' && e.doc_id) embedded.push(e.doc_id);
+      });
       const run = core.jobs.run(core.ctx, job, { ledger: core.health.ledger('k', null), mirror: false, groupSize: 2 });
       try {
-        // Note 2 is read, parsed and chunked meanwhile (the loop only moves on to note 3 once it is), and note 3
-        // after it; taking turns, the loop would wait at note 1 for the first batch's write.
-        await eventually(async () => expect(job.current).toBe(files[3]));
+        // Notes 2 and 3 are read, parsed, chunked and embedded meanwhile, and note 4 read; taking turns, the loop
+        // would wait at note 1 for the first batch's write.
+        await eventually(async () => expect(files.indexOf(job.current ?? '')).toBeGreaterThanOrEqual(4));
+        await eventually(async () => expect(embedded).toEqual(['note-0.txt', 'note-1.txt', 'note-2.txt', 'note-3.txt']));
         expect(job.done.size).toBe(0);
       } finally {
         release();

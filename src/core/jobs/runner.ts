@@ -31,6 +31,12 @@ const BUFFER_LINES = 256;
 const REUSE_CHUNKS = 50_000;
 /** Scans read by OCR at once in one job (each page a parse-pool task); the next one waits for a free place. */
 const OCR_IN_FLIGHT = 3;
+/**
+ * Batches under way while the loop parses and chunks the next files: one embedding (the embedding worker) while
+ * the one before it is written (LanceDB's threads, then the main thread journals it). Batches are settled in order;
+ * at most IN_FLIGHT + 1 groups are held in memory (the one being gathered).
+ */
+const IN_FLIGHT = 2;
 
 /** What one write settles: the documents to embed and write, lines settled without writing, deletions. */
 interface Batch {
@@ -105,10 +111,10 @@ function settleResult(
 }
 
 /**
- * Run (or resume) a job: settle every pending file in order, writing documents in batches. One batch is embedded
- * and written while the next files are parsed and chunked; each is journaled right after it is written, in order,
- * so a crash loses at most the batch in flight and the files gathered after it, which the next run redoes (content
- * hashes make anything that did get written a no-op). Stops early when `job.stop` is set.
+ * Run (or resume) a job: settle every pending file in order, writing documents in batches. Batches are embedded
+ * and written while the next files are parsed and chunked (see IN_FLIGHT); each is journaled right after it is
+ * written, in order, so a crash loses at most the batches in flight and the files gathered after them, which the
+ * next run redoes (content hashes make anything that did get written a no-op). Stops early when `job.stop` is set.
  */
 export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Promise<void> {
   const kbId = job.header.kb_id;
@@ -131,13 +137,8 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
       );
     }
   };
-  /**
-   * The batch being embedded and written while the loop parses and chunks the next files (both cores busy: the
-   * embedding worker and LanceDB's threads on one, parsing and chunking on the other). At most one: the next batch
-   * waits for it, so batches are written and journaled in order, a crash loses at most the batch in flight and the
-   * group being gathered, and at most two groups are held in memory.
-   */
-  let inFlight: Promise<void> | undefined;
+  /** Batches being embedded and written, oldest first (see IN_FLIGHT and flush). */
+  const inFlight: Array<Promise<void>> = [];
   try {
     const kb = ctx.store.registry.get(kbId);
     const x: ExamineEnv = {
@@ -176,15 +177,22 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
     let deletes: number[] = [];
     let stale: string[] = [];
 
-    /** Embed and write one batch, delete what it retires, then journal it all (`batch.lines` first). */
-    const write = async (batch: Batch) => {
+    /**
+     * Embed and write one batch, delete what it retires, then journal it all (`batch.lines` first). Its embedding may
+     * run while the batch before it (`before`) is written; it is settled only after that one.
+     */
+    const write = async (batch: Batch, before: Promise<void> | undefined) => {
       const { docs, lines: settled, deletes: removed, stale: retired } = batch;
+      const results = docs.length
+        ? await commitDocuments(
+            ctx,
+            kbId,
+            docs.map((g) => g.p.doc),
+          )
+        : [];
+      // A failure of the batch before is thrown where that batch is awaited (drain).
+      await before?.catch(() => undefined);
       if (docs.length) {
-        const results = await commitDocuments(
-          ctx,
-          kbId,
-          docs.map((g) => g.p.doc),
-        );
         docs.forEach(({ i, p }, k) => {
           const { line, stale: isStale } = settleResult(p, results[k], env.mirror);
           if (line.record?.indexed) x.docs.set(p.doc.doc_id, p.doc.hash);
@@ -203,29 +211,28 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
       env.onProgress?.(job);
     };
 
-    /** Wait for the batch in flight; its failure (a store error) is thrown here. */
-    const drain = async () => {
-      const running = inFlight;
-      inFlight = undefined;
-      await running;
+    /** Wait for the oldest batch in flight (all of them: `all`); a failure (a store error) is thrown here. */
+    const drain = async (all: boolean) => {
+      while (inFlight.length >= (all ? 1 : IN_FLIGHT)) await inFlight.shift();
     };
     /**
-     * Hand what is gathered (the group, the lines settled without writing, the deletions) to a write, after the
-     * one in flight. `wait`: until it is journaled too (deletions must be done before the next file is looked at).
+     * Hand what is gathered (the group, the lines settled without writing, the deletions) to a write, once fewer
+     * than IN_FLIGHT are under way. `wait`: until it is journaled, with every batch before it (deletions must be
+     * done before the next file is looked at).
      */
     const flush = async (wait: boolean) => {
-      await drain();
+      await drain(wait);
       const batch: Batch = { docs: group, lines, deletes, stale };
       group = [];
       groupChunks = 0;
       lines = [];
       deletes = [];
       stale = [];
-      const running = write(batch);
+      const running = write(batch, inFlight[inFlight.length - 1]);
       if (wait) return running;
-      // Awaited by the next flush (drain); until then a failure must not count as unhandled.
+      // Awaited by a later flush (drain); until then a failure must not count as unhandled.
       running.catch(() => undefined);
-      inFlight = running;
+      inFlight.push(running);
     };
 
     /** Scans being read by OCR in the background, while the files after them go on. */
@@ -304,8 +311,8 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
     else if (job.stop) job.state = job.stop === 'pause' ? 'paused' : 'interrupted';
     else job.end('done');
   } catch (err) {
-    // A batch still in flight (the loop failed, not its write) is written and journaled before the job ends.
-    await inFlight?.catch(() => undefined);
+    // Batches still in flight (the loop failed, or one before them) are written and journaled before the job ends.
+    for (const running of inFlight.splice(0)) await running.catch(() => undefined);
     env.ledger.save();
     job.end('failed', err instanceof Error ? err.message : String(err));
     throw err;
