@@ -14,6 +14,49 @@ export const WORDPIECE_MEMO_WORDS = 200_000;
 
 interface WordPieceModel {
   encode(tokens: string[]): string[];
+  tokens_to_ids?: Map<string, number>;
+  config?: { continuing_subword_prefix?: string };
+  max_input_chars_per_word?: number;
+  unk_token?: string;
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * WordPiece's split of one pre-token as WordPieceTokenizer.encode gives it (greedy longest match first, the whole
+ * word [UNK] when a part matches nothing), by slicing the string and trying no candidate longer than the longest
+ * vocabulary entry, instead of re-joining the word's characters for every length down from the whole word: on the
+ * embed bench's distinct words several times faster. Undefined for a word with surrogates (encode splits it: it
+ * counts code points) or when the model lacks what this needs.
+ */
+export function wordPieceSplitter(model: WordPieceModel): ((word: string) => string[] | undefined) | undefined {
+  const vocab = model.tokens_to_ids;
+  const prefix = model.config?.continuing_subword_prefix;
+  const unk = model.unk_token;
+  if (!(vocab instanceof Map) || typeof prefix !== 'string' || typeof unk !== 'string') return undefined;
+  const maxChars = model.max_input_chars_per_word ?? 100;
+  let longest = 0;
+  for (const key of vocab.keys()) longest = Math.max(longest, key.length);
+  return (word) => {
+    if (SURROGATE.test(word)) return undefined;
+    if (word.length > maxChars) return [unk];
+    const pieces: string[] = [];
+    for (let start = 0; start < word.length;) {
+      let end = Math.min(word.length, start + longest);
+      let piece: string | undefined;
+      for (; end > start; end--) {
+        const candidate = start > 0 ? prefix + word.slice(start, end) : word.slice(start, end);
+        if (vocab.has(candidate)) {
+          piece = candidate;
+          break;
+        }
+      }
+      if (piece === undefined) return [unk];
+      pieces.push(piece);
+      start = end;
+    }
+    return pieces;
+  };
 }
 
 /** Memoise the tokenizer's WordPiece model per word; returns the memo (for tests), or undefined when not WordPiece. */
@@ -21,13 +64,14 @@ export function memoizeWordPiece(tokenizer: unknown): Map<string, string[]> | un
   const model = (tokenizer as { _tokenizer?: { model?: unknown } } | undefined)?._tokenizer?.model as WordPieceModel | undefined;
   if (!model || typeof model.encode !== 'function' || model.constructor?.name !== 'WordPieceTokenizer') return undefined;
   const encode = model.encode.bind(model);
+  const split = wordPieceSplitter(model);
   const memo = new Map<string, string[]>();
   model.encode = (tokens: string[]): string[] => {
     const out: string[] = [];
     for (const word of tokens) {
       let pieces = memo.get(word);
       if (!pieces) {
-        pieces = encode([word]);
+        pieces = split?.(word) ?? encode([word]);
         if (memo.size >= WORDPIECE_MEMO_WORDS) memo.clear();
         memo.set(word, pieces);
       }
