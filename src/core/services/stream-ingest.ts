@@ -82,8 +82,9 @@ function placeChunks(chunks: ChunkDraft[], charOffset: number, indexBase: number
  */
 export async function streamFile(ctx: CoreContext, kbId: string, input: StreamInput): Promise<StreamResult> {
   const kb = ctx.store.registry.get(kbId);
+  // Whether it may replace a document is decided at the end, with the text's hash known: re-adding the same text
+  // is `skipped` (unchanged), as for a document parsed whole, not `document_already_exists`.
   const before = await ctx.store.docs.summary(kbId, input.doc_id);
-  if (before && !input.overwrite) throw alreadyExists(kbId, input.doc_id);
   const embedder = await tryEmbedder(ctx, kb);
   const tokenizer = await ctx.models.getTokenCounter(kb.embedding_model);
   const semantic = input.chunking.strategy === 'semantic' && embedder;
