@@ -72,6 +72,15 @@ function JobProgress({ job }: { job: Job }) {
           {`${p.current_ocr.file.split(/[\\/]/).pop() ?? ''} · ${t('uploads.ocrPages', { done: p.current_ocr.done, total: p.current_ocr.total })}`}
         </Text>
       )}
+      {p.current_stream && (
+        <Text size="xs" c="dimmed" data-testid="sync-stream">
+          {`${p.current_stream.file.split(/[\\/]/).pop() ?? ''} · ${t('uploads.streamBytes', {
+            done: Math.round(p.current_stream.bytes / 1048576),
+            total: Math.round(p.current_stream.total_bytes / 1048576),
+            chunks: p.current_stream.chunks,
+          })}`}
+        </Text>
+      )}
     </Stack>
   );
 }

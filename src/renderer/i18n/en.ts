@@ -242,6 +242,7 @@ export const en = {
     stageCancelled: 'cancelled',
     noVectorsYet: 'Searchable by full text now; vectors are added when the model is ready.',
     ocrPages: 'OCR: page {{done, number}} of {{total, number}}',
+    streamBytes: '{{done, number}} of {{total, number}} MB read, {{chunks, number}} chunks written',
   },
   docs: {
     title: 'Documents',

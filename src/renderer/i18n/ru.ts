@@ -259,6 +259,7 @@ export const ru = {
     stageCancelled: 'отменён',
     noVectorsYet: 'Уже ищется по тексту; векторы добавятся, когда модель будет готова.',
     ocrPages: 'Распознавание: страница {{done, number}} из {{total, number}}',
+    streamBytes: 'прочитано {{done, number}} из {{total, number}} МБ, записано фрагментов: {{chunks, number}}',
   },
   docs: {
     title: 'Документы',

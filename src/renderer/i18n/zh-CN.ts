@@ -232,6 +232,7 @@ export const zhCN = {
     stageCancelled: '已取消',
     noVectorsYet: '现在已可全文搜索；模型就绪后会补上向量。',
     ocrPages: '文字识别：第 {{done, number}} 页，共 {{total, number}} 页',
+    streamBytes: '已读取 {{done, number}} / {{total, number}} MB，已写入 {{chunks, number}} 个分块',
   },
   docs: {
     title: '文档',
