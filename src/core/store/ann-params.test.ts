@@ -1,13 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { annQuery } from './ann-params.js';
+import { ANN_MIN_PROBES, annPartitions, annQuery } from './ann-params.js';
 
 describe('ANN query parameters', () => {
   it('keep HNSW ef at or above the rows refined (LanceDB fails the query otherwise) at every depth', () => {
     for (let limit = 1; limit <= 500; limit++) {
-      const p = annQuery(limit);
+      const p = annQuery(limit, 1_000_000);
       expect(p.ef, `limit ${limit}`).toBeGreaterThanOrEqual(limit * p.refineFactor);
     }
-    // The measured settings for a top-10 query stay as they were (docs/benchmarks.md).
+    // The measured settings for a top-10 query below ~400k vectors stay as they were (docs/benchmarks.md).
     expect(annQuery(10)).toEqual({ nprobes: 32, ef: 64, refineFactor: 4 });
+    expect(annQuery(10, 50_000)).toEqual({ nprobes: 32, ef: 64, refineFactor: 4 });
+  });
+
+  it('search a share of the partitions that grows with the index, never fewer than the minimum nor more than there are', () => {
+    let last = 0;
+    for (const rows of [1_000, 5_000, 50_000, 200_000, 500_000, 1_000_000, 4_000_000]) {
+      const { nprobes } = annQuery(10, rows);
+      expect(nprobes, `${rows} rows`).toBeLessThanOrEqual(annPartitions(rows));
+      expect(nprobes, `${rows} rows`).toBeGreaterThanOrEqual(Math.min(ANN_MIN_PROBES, annPartitions(rows)));
+      expect(nprobes, `${rows} rows`).toBeGreaterThanOrEqual(last);
+      last = nprobes;
+    }
   });
 });

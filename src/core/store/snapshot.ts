@@ -42,12 +42,18 @@ export class TableSnapshot {
     // Search effort: see ann-params.ts (measured by `npm run bench`, parts ann and scale).
     if (options.exact) q = q.bypassVectorIndex();
     else if (this.vectorIndex) {
-      const p = annQuery(limit);
+      const p = annQuery(limit, await this.rows());
       q = q.nprobes(p.nprobes).ef(p.ef).refineFactor(p.refineFactor);
     }
     const filter = andWhere(where, this.hidden);
     if (filter) q = q.where(filter);
     return plainRows(await q.toArrow()).map((r) => toRef(r, 1 - Number(r._distance)));
+  }
+
+  private rowCount: Promise<number> | undefined;
+  /** Rows of this version: the ANN query's probes follow the index's partition count (see ann-params.ts). */
+  private rows(): Promise<number> {
+    return (this.rowCount ??= this.handle.countRows());
   }
 
   /**
