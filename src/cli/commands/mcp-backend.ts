@@ -123,7 +123,11 @@ export class StdioBackends {
     // the background; a search that comes meanwhile waits for that same warm-up (at most
     // SEARCH_WAITS_FOR_WARM_UP_MS, then it answers as it can).
     core.warmUp();
-    const warm = within(warmUpSearch(core.ctx), SEARCH_WAITS_FOR_WARM_UP_MS);
+    const warming = performance.now();
+    const warmed = warmUpSearch(core.ctx).then(() =>
+      this.o.logger.info({ ms: Math.round(performance.now() - warming) }, 'search warm-up done (tables, indexes, models)'),
+    );
+    const warm = within(warmed, SEARCH_WAITS_FOR_WARM_UP_MS);
     const token = core.lock!.info.token;
     this.o.addSecret?.(token);
     try {
