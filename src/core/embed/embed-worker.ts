@@ -21,6 +21,7 @@ import type { ModelSpec } from './model-spec.js';
 import { int64Rows } from './int64-rows.js';
 import { meanPoolNormalize, normalizeRows } from './pooling.js';
 import { memoizeWordPiece } from './wordpiece-memo.js';
+import { addTokenizerFastPaths } from './tokenizer-fast-paths.js';
 import type { EmbedResult, LoadResult, RerankResult, WorkerFailure, WorkerInit, WorkerRequest, WorkerResponse } from './protocol.js';
 
 // stdout carries the MCP protocol in one process mode: nothing from this thread may print there. (Piping the
@@ -94,6 +95,7 @@ async function load(key: string, spec: ModelSpec, allowDownload: boolean): Promi
     if (spec.kind === 'embedding') {
       const pipe = await pipeline('feature-extraction', spec.name, options);
       memoizeWordPiece(pipe.tokenizer);
+      addTokenizerFastPaths(pipe.tokenizer);
       post({ type: 'progress', key, state: 'loading' });
       const { dim } = await runEmbedding(pipe, ['dimension probe']);
       models.set(key, { kind: 'embedding', pipe, dim, ...(local.dtype ? { dtype: local.dtype } : {}) });
