@@ -7,6 +7,7 @@ import { resolveModelSpec } from '../../core/embed/model-spec.js';
 import { meanPoolNormalize, normalizeRows } from '../../core/embed/pooling.js';
 import { applyPrefix } from '../../core/embed/presets.js';
 import { memoizeWordPiece } from '../../core/embed/wordpiece-memo.js';
+import { addTokenizerFastPaths } from '../../core/embed/tokenizer-fast-paths.js';
 
 /**
  * The bare loop the embedding bench compares ragdesk with: the same model.onnx in an onnxruntime-node
@@ -33,6 +34,7 @@ export async function openBareLoop(modelDir: string, sessionOptions: Ort.Inferen
   t.env.localModelPath = spec.localModelPath ?? path.dirname(modelDir);
   const tokenizer = await t.AutoTokenizer.from_pretrained(spec.name, { local_files_only: true });
   memoizeWordPiece(tokenizer);
+  addTokenizerFastPaths(tokenizer);
   const session = await ort.InferenceSession.create(path.join(modelDir, onnxFile(pickDtype(modelDir) ?? 'fp32')), {
     logSeverityLevel: 3,
     ...sessionOptions,
