@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
 import { fixtureModels } from '../test-support.js';
-import { asciiWordPieceCount } from './token-counter.js';
+import { bertWordCount } from './token-counter.js';
 
 const POTION = path.resolve(fileURLToPath(new URL('../../../../shared/models/potion-base-4M-int8', import.meta.url)));
 
@@ -28,7 +28,7 @@ function words(): string[] {
   return [...found];
 }
 
-describe('asciiWordPieceCount', () => {
+describe('bertWordCount', () => {
   const models = async () => [(await fixtureModels()).model, ...(fs.existsSync(path.join(POTION, 'tokenizer.json')) ? [POTION] : [])];
 
   it("counts every word exactly as the tokenizer's whole pipeline does (fixture BERT tokenizer, and potion when present)", async () => {
@@ -37,7 +37,7 @@ describe('asciiWordPieceCount', () => {
     for (const dir of await models()) {
       const tokenizer = await AutoTokenizer.from_pretrained(dir, { local_files_only: true });
       const full = (w: string) => tokenizer.encode(w, { add_special_tokens: false }).length;
-      const fast = asciiWordPieceCount(tokenizer, full);
+      const fast = bertWordCount(tokenizer, full);
       expect(fast, dir).toBeDefined();
       for (const w of list) expect(fast!(w), `${dir}: ${w}`).toBe(full(w));
     }
@@ -45,7 +45,7 @@ describe('asciiWordPieceCount', () => {
 
   it('is not used when the tokenizer disagrees with it, or is not BERT-style', async () => {
     const tokenizer = await AutoTokenizer.from_pretrained((await fixtureModels()).model, { local_files_only: true });
-    expect(asciiWordPieceCount(tokenizer, (w) => tokenizer.encode(w, { add_special_tokens: false }).length + 1)).toBeUndefined();
-    expect(asciiWordPieceCount({}, () => 1)).toBeUndefined();
+    expect(bertWordCount(tokenizer, (w) => tokenizer.encode(w, { add_special_tokens: false }).length + 1)).toBeUndefined();
+    expect(bertWordCount({}, () => 1)).toBeUndefined();
   });
 });

@@ -39,7 +39,7 @@ export async function loadModelTokenCounter(spec: ModelSpec, cacheDir: string): 
   try {
     const tokenizer = await run;
     const full = (text: string) => tokenizer.encode(text, { add_special_tokens: false }).length;
-    return { id: spec.resolved, count: wordMemoizedCount(asciiWordPieceCount(tokenizer, full) ?? full) };
+    return { id: spec.resolved, count: wordMemoizedCount(bertWordCount(tokenizer, full) ?? full) };
   } catch (err) {
     process.stderr.write(
       `ragdesk: tokenizer of ${spec.model} could not be loaded, estimating tokens: ${err instanceof Error ? err.message : String(err)}\n`,
@@ -80,9 +80,16 @@ export function wordMemoizedCount(countWord: (word: string) => number): (text: s
   };
 }
 
-const ASCII_WORD = /^[A-Za-z0-9]+$/;
 /** Printable ASCII without the space: letters, digits and what BertPreTokenizer counts as punctuation. */
 const PRINTABLE = /^[\x21-\x7e]+$/;
+/**
+ * What BertNormalizer does more to a word than change case and strip accents (characters it drops, whitespace,
+ * CJK ideographs it pads), and characters outside the BMP (WordPiece counts code points): such words go to `full`.
+ */
+const NOT_SIMPLE = /[\s\p{Cc}\p{Cf}\p{Co}\p{Cs}\ufffd\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{10000}-\u{10ffff}]/u;
+/** What BertPreTokenizer splits off one character at a time (transformers.js' PUNCTUATION_REGEX). */
+const PUNCTUATION = /^[\p{P}\u0021-\u002F\u003A-\u0040\u005B-\u0060\u007B-\u007E]$/u;
+const MARKS = /\p{Mn}/gu;
 /** Words the fast count is checked against the tokenizer's own on, before it is used. */
 const CHECK_WORDS = [
   'a',
@@ -103,11 +110,21 @@ const CHECK_WORDS = [
   '~^{}[]\\',
   '[UNK]',
   'x[CLS]y',
+  'таможенной',
+  'Ёлка,',
+  '«пошлины»',
+  'café—naïve',
+  'Straße',
+  'İstanbul',
+  'x\u0301y',
 ];
 
 interface BertLike {
   /** tokenizer.json as read. */
-  tokenizer?: { normalizer?: { type?: string; lowercase?: boolean } | null; pre_tokenizer?: { type?: string } | null };
+  tokenizer?: {
+    normalizer?: { type?: string; lowercase?: boolean; strip_accents?: boolean | null } | null;
+    pre_tokenizer?: { type?: string } | null;
+  };
   added_tokens?: Array<{ content?: string }>;
   model?: {
     constructor?: { name?: string };
@@ -120,17 +137,17 @@ interface BertLike {
 
 /**
  * A word's token count for BERT-style tokenizers (BertNormalizer, BertPreTokenizer, WordPiece: potion, MiniLM,
- * bge…) without the tokenizer's whole pipeline per word, when the word is printable ASCII: it normalises to itself
- * (lowercased when the normaliser lowercases), BertPreTokenizer makes each run of letters and digits one
- * pre-token and every other character (all ASCII punctuation to it) one more, which is one token whether the
- * vocabulary has it or not ([UNK]). A run counts WordPiece's greedy longest-match pieces (one [UNK] when a part has
- * none), found by slicing the string instead of re-joining its characters for every candidate length. Other words,
- * and words holding an added token ([CLS]…), go to `full`. The chunker counts every distinct word once
- * (wordMemoizedCount); most distinct words of a large corpus are such words. Undefined (the tokenizer's own
- * count is used) for any other tokenizer, or when the two disagree on CHECK_WORDS; uses transformers.js'
- * internal `_tokenizer`.
+ * bge…) without the tokenizer's whole pipeline per word, for words of BMP letters, digits, marks and punctuation
+ * (no CJK ideographs, nothing BertNormalizer drops): the word is normalised as BertNormalizer does (lowercase, then
+ * accents stripped: NFD without nonspacing marks), BertPreTokenizer makes each run of non-punctuation one
+ * pre-token and each punctuation character one more (one token whether the vocabulary has it or not: [UNK]), and
+ * a run counts WordPiece's greedy longest-match pieces (one [UNK] when a part has none), found by slicing the string
+ * instead of re-joining its characters for every candidate length. Other words, and words holding an added token
+ * ([CLS]…), go to `full`. The chunker counts every distinct word once (wordMemoizedCount). Undefined (the
+ * tokenizer's own count is used) for any other tokenizer, or when the two disagree on CHECK_WORDS; uses
+ * transformers.js' internal `_tokenizer`.
  */
-export function asciiWordPieceCount(tokenizer: unknown, full: (word: string) => number): ((word: string) => number) | undefined {
+export function bertWordCount(tokenizer: unknown, full: (word: string) => number): ((word: string) => number) | undefined {
   const t = (tokenizer as { _tokenizer?: BertLike } | undefined)?._tokenizer;
   const model = t?.model;
   const vocab = model?.tokens_to_ids;
@@ -140,11 +157,19 @@ export function asciiWordPieceCount(tokenizer: unknown, full: (word: string) => 
   const prefix = model.config?.continuing_subword_prefix ?? '##';
   const maxChars = model.max_input_chars_per_word ?? 100;
   const lowercase = json.normalizer.lowercase !== false;
+  const strip = lowercase ? json.normalizer.strip_accents !== false : Boolean(json.normalizer.strip_accents);
   let longest = 0;
   for (const key of vocab.keys()) longest = Math.max(longest, key.length);
   const added = (t.added_tokens ?? []).map((a) => a.content ?? '').filter(Boolean);
-  const pieces = (run: string): number => {
-    const w = lowercase ? run.toLowerCase() : run;
+  /** Punctuation to BertPreTokenizer, per UTF-16 unit (class + 1; 0 = not yet known). */
+  const punct = new Uint8Array(0x10000);
+  const isPunct = (c: number): boolean => {
+    let known = punct[c]!;
+    if (!known) punct[c] = known = PUNCTUATION.test(String.fromCharCode(c)) ? 2 : 1;
+    return known === 2;
+  };
+  /** WordPiece pieces of one normalised pre-token. */
+  const pieces = (w: string): number => {
     if (w.length > maxChars) return 1;
     let n = 0;
     for (let start = 0; start < w.length; n++) {
@@ -156,21 +181,23 @@ export function asciiWordPieceCount(tokenizer: unknown, full: (word: string) => 
     return n;
   };
   const count = (word: string): number => {
-    if (!PRINTABLE.test(word) || added.some((a) => word.includes(a) || word.toLowerCase().includes(a))) return full(word);
-    if (ASCII_WORD.test(word)) return pieces(word);
+    const ascii = PRINTABLE.test(word);
+    if (!ascii && NOT_SIMPLE.test(word)) return full(word);
+    let w = lowercase ? word.toLowerCase() : word;
+    if (strip && !ascii) w = w.normalize('NFD').replace(MARKS, '');
+    if (added.some((a) => word.includes(a) || w.includes(a))) return full(word);
     let n = 0;
-    let run = -1; // start of the run of letters and digits being read
-    for (let i = 0; i < word.length; i++) {
-      const c = word.charCodeAt(i);
-      if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+    let run = -1; // start of the pre-token being read
+    for (let i = 0; i < w.length; i++) {
+      if (!isPunct(w.charCodeAt(i))) {
         if (run < 0) run = i;
         continue;
       }
-      if (run >= 0) n += pieces(word.slice(run, i));
+      if (run >= 0) n += pieces(w.slice(run, i));
       run = -1;
       n++;
     }
-    return run >= 0 ? n + pieces(word.slice(run)) : n;
+    return run >= 0 ? n + pieces(w.slice(run)) : n;
   };
   return CHECK_WORDS.every((w) => count(w) === full(w)) ? count : undefined;
 }
