@@ -257,20 +257,20 @@ export class LexicalIndex {
   ) {
     const base = await this.indexedBase(table, view);
     const df = new Map<string, number>();
-    if (base.docs > 0) await Promise.all(terms.map(async (t) => df.set(t, await this.indexedDf(table, view, t, base))));
+    if (base.docs === 0) return { docs: 0, tokens: 0, df, candidates: [] };
     const below = LexicalIndex.below(view);
     const filter = below && where ? `${below} AND (${where})` : (below ?? where);
     const search = table.query().fullTextSearch(terms.join(' '), FTS_COLUMN).fastSearch();
-    const rows =
-      base.docs === 0
-        ? []
-        : plainRows(
-            await (filter ? search.where(filter) : search)
-              .select([...(withRows ? CANDIDATE_ROW_COLUMNS : CANDIDATE_COLUMNS), '_score'])
-              .withRowId()
-              .limit(depth)
-              .toArrow(),
-          );
+    // The candidates are read while the terms' document frequencies are worked out (independent queries).
+    const [rows] = await Promise.all([
+      (filter ? search.where(filter) : search)
+        .select([...(withRows ? CANDIDATE_ROW_COLUMNS : CANDIDATE_COLUMNS), '_score'])
+        .withRowId()
+        .limit(depth)
+        .toArrow()
+        .then(plainRows),
+      Promise.all(terms.map(async (t) => df.set(t, await this.indexedDf(table, view, t, base)))),
+    ]);
     return { docs: base.docs, tokens: base.tokens, df, candidates: rows.map((r) => candidate(r, termSet, withRows)) };
   }
 }
