@@ -112,7 +112,7 @@ export async function streamFile(ctx: CoreContext, kbId: string, input: StreamIn
     for await (const section of stream.sections) {
       await ctx.pause.wait();
       if (input.signal?.aborted) throw new RagError('busy', 'cancelled');
-      const parsed = parser.parse(section);
+      const parsed = await parser.parse(section, input.signal);
       if (chars === 0 && parsed.text) {
         // The title and metadata come with the first section's text (front matter, first heading).
         title = input.title?.trim() || parser.title?.trim().slice(0, 500) || input.fallbackTitle;

@@ -15,7 +15,7 @@ async function streamed(file: string, format: 'markdown' | 'text', sectionChars:
   const texts: string[] = [];
   let offset = 0;
   for await (const section of s.sections) {
-    const doc = parser.parse(section);
+    const doc = await parser.parse(section);
     if (!doc.text) continue;
     if (texts.length) offset += BLOCK_SEPARATOR.length;
     for (const b of doc.blocks) blocks.push({ ...b, char_start: b.char_start + offset, char_end: b.char_end + offset });

@@ -1,16 +1,18 @@
 import type { Metadata } from '../../../shared/contract/index.js';
-import { assembleDocument, HeadingTracker, type BlockDraft } from '../assemble.js';
-import { markdownOrPlain } from '../markdown-parser.js';
-import { parseFrontMatter } from '../markdown-support.js';
-import { encodingMetadata, splitParagraphs, titleLine } from '../text-parser.js';
+import { HeadingTracker } from '../assemble.js';
+import { defaultParsePool, type ParsePool } from '../pool/parse-pool.js';
+import { unpackParsed } from '../registry.js';
+import { encodingMetadata } from '../text-parser.js';
 import type { ParsedDocument } from '../types.js';
+import type { SectionBlocks, SectionTask } from './section-task.js';
 import type { TextSection } from './text-sections.js';
 
 /**
  * Parses the sections of one streamed text or Markdown file (text-sections.ts) as the whole-file parsers would:
  * the same blocks, line numbers counted from the file's start, heading paths carried from one section into the
- * next, front matter and title taken from the first section. Each section becomes a ParsedDocument of its own
- * (character ranges relative to it); the caller places it in the document.
+ * next, front matter and title taken from the first section. Each section is parsed in the parse pool (its limits
+ * apply) and becomes a ParsedDocument of its own (character ranges relative to it); the caller places it in the
+ * document.
  */
 export class SectionParser {
   private readonly headings = new HeadingTracker();
@@ -24,40 +26,29 @@ export class SectionParser {
   constructor(
     readonly format: 'markdown' | 'text',
     private readonly encoding: { encoding: string; confidence: number },
+    private readonly pool: ParsePool = defaultParsePool(),
   ) {}
 
-  parse(section: TextSection): ParsedDocument {
+  async parse(section: TextSection, signal?: AbortSignal): Promise<ParsedDocument> {
     const first = this.first;
     this.first = false;
-    let blocks: BlockDraft[];
-    if (this.format === 'markdown') {
-      let body = section.source;
-      let firstLine = section.firstLine;
-      if (first) {
-        const fm = parseFrontMatter(body);
-        body = fm.body;
-        firstLine = section.firstLine + fm.bodyFirstLine - 1;
-        this.metadata = { ...fm.metadata, ...encodingMetadata(this.encoding) };
-        if (typeof fm.metadata.title === 'string') this.title = fm.metadata.title;
-      }
-      const md = markdownOrPlain(body, firstLine);
-      for (const w of md.warnings) this.warnings.add(w);
-      if (first) this.title ??= md.firstH1;
-      blocks = md.blocks.map((b) => this.placed(b));
-    } else {
-      blocks = splitParagraphs(section.source, section.firstLine);
-      if (first) {
-        this.metadata = encodingMetadata(this.encoding);
-        this.title = titleLine(blocks[0]?.text);
-      }
+    const task: SectionTask = { format: this.format, source: section.source, firstLine: section.firstLine, first };
+    const got = await this.pool.run<SectionBlocks>('section', task, signal ? { signal } : {});
+    for (const w of got.warnings) this.warnings.add(w);
+    if (first) {
+      this.metadata = { ...(got.frontMatter ?? {}), ...encodingMetadata(this.encoding) };
+      this.title = got.title;
     }
-    return assembleDocument({ parser: this.format, blocks, metadata: this.metadata });
+    const doc = unpackParsed(got.doc);
+    doc.metadata = this.metadata;
+    if (this.format === 'markdown') for (const b of doc.blocks) this.place(b);
+    return doc;
   }
 
   /** A block's heading path in the whole file (the section's own parse only knows the headings inside it). */
-  private placed(b: BlockDraft): BlockDraft {
+  private place(b: ParsedDocument['blocks'][number]): void {
     const path = b.kind === 'heading' && b.level ? this.headings.enter(b.level, b.text) : this.headings.path();
-    const { heading_path: _local, ...rest } = b;
-    return path.length ? { ...rest, heading_path: path } : rest;
+    if (path.length) b.heading_path = path;
+    else delete b.heading_path;
   }
 }

@@ -1,0 +1,55 @@
+import type { Metadata } from '../../../shared/contract/index.js';
+import { assembleDocument, type BlockDraft } from '../assemble.js';
+import { markdownOrPlain } from '../markdown-parser.js';
+import { parseFrontMatter } from '../markdown-support.js';
+import { packParsed, type PackedDocument } from '../registry.js';
+import { splitParagraphs, titleLine } from '../text-parser.js';
+
+/** What parsing one section needs: its source, where it starts, whether it is the file's first. */
+export interface SectionTask {
+  format: 'markdown' | 'text';
+  source: string;
+  firstLine: number;
+  first: boolean;
+}
+
+/** A section parsed on its own: its document (heading paths only from the headings inside it) and what the file's first section tells. */
+export interface SectionBlocks {
+  doc: PackedDocument;
+  /** Front matter (first section of a Markdown file). */
+  frontMatter?: Metadata;
+  /** The first level-1 heading, or a plain-text title line (first section only). */
+  title?: string;
+  warnings: string[];
+}
+
+/**
+ * Parse one section as the whole-file parsers would (blocks, normalised text, line numbers from the file's start):
+ * the `section` task of the parse pool, so a million characters of Markdown are lexed off the main thread.
+ */
+export function parseSection(task: SectionTask): SectionBlocks {
+  let blocks: BlockDraft[];
+  let frontMatter: Metadata | undefined;
+  let title: string | undefined;
+  let warnings: string[] = [];
+  if (task.format === 'markdown') {
+    let body = task.source;
+    let firstLine = task.firstLine;
+    if (task.first) {
+      const fm = parseFrontMatter(body);
+      body = fm.body;
+      firstLine = task.firstLine + fm.bodyFirstLine - 1;
+      frontMatter = fm.metadata;
+      if (typeof fm.metadata.title === 'string') title = fm.metadata.title;
+    }
+    const md = markdownOrPlain(body, firstLine);
+    warnings = md.warnings;
+    if (task.first) title ??= md.firstH1;
+    blocks = md.blocks;
+  } else {
+    blocks = splitParagraphs(task.source, task.firstLine);
+    if (task.first) title = titleLine(blocks[0]?.text);
+  }
+  const doc = packParsed(assembleDocument({ parser: task.format, blocks }));
+  return { doc, ...(frontMatter ? { frontMatter } : {}), ...(title !== undefined ? { title } : {}), warnings };
+}
