@@ -35,7 +35,7 @@ describe('bestSnippet', () => {
   });
 
   it('stays within size when snapping back to a sentence start would make the matches overflow it', () => {
-    // Matches 120 characters apart fill a 120-character snippet: no room for the sentence start 30 characters back.
+    // Matches spanning 118 of the 120 characters leave no room for the sentence start 30 characters back.
     const t = `${filler(3)}. Opening words of a sentence xx customs ${'y'.repeat(100)} paperwork. ${filler(30)}`;
     const from = t.indexOf('customs');
     const to = t.indexOf('paperwork') + 'paperwork'.length;
