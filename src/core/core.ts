@@ -23,6 +23,7 @@ import { Store } from './store/store.js';
 import { PauseGate } from './util/pause-gate.js';
 
 import { limitsFromEnv } from './services/env-limits.js';
+import { warmUpSearch } from './services/warm-up.js';
 export type { CallerScope } from './auth/scope.js';
 
 export interface OpenCoreOptions extends Partial<CoreOptions> {
@@ -131,6 +132,9 @@ export class Core {
       this.ctx.models.peekEmbedder(model);
       void this.ctx.models.getEmbedder(model, { allowDownload: this.ctx.options.allowDownload }).catch(() => undefined);
     }
+    // The search path of every KB (tables, snapshots, index caches, a hybrid query once the model is in) is warmed
+    // in the background too, so an agent's first search does not pay for it (the same warm-up `ragdesk mcp` runs).
+    void warmUpSearch(this.ctx);
     // Model changes a crash or quit interrupted carry on in the background.
     resumeModelChanges(this.ctx).catch((err: unknown) => process.stderr.write(`ragdesk: resuming model changes failed: ${String(err)}\n`));
   }
