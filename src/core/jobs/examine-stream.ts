@@ -6,7 +6,8 @@ import { resolveChunking } from '../services/ingest.js';
 import { streamFile } from '../services/stream-ingest.js';
 import { sha256File } from '../util/hash.js';
 import { joinRel } from '../util/inside.js';
-import type { Examined, ExamineEnv, Pending, failed as Failed } from './examine.js';
+import type { Examined, ExamineEnv, Pending } from './examine.js';
+import { failed, settleResult } from './settle-result.js';
 import type { JobItem } from './journal.js';
 
 /**
@@ -20,9 +21,8 @@ export async function examineStreamed(
   base: Pending['base'],
   existed: boolean,
   format: 'markdown' | 'text',
-  how: { stillValid: (prev: FileRecord) => boolean; failed: typeof Failed },
+  stillValid: (prev: FileRecord) => boolean,
 ): Promise<Examined> {
-  const { stillValid, failed } = how;
   const { ctx, kb, options } = env;
   try {
     base.file_hash = await sha256File(item.file);
@@ -33,9 +33,9 @@ export async function examineStreamed(
   if (!options.force && prev && prev.file_hash === base.file_hash && prev.doc_id === item.doc_id && stillValid(prev)) {
     return { settled: { outcome: 'unchanged', chunks: 0, record: { ...prev, ...base } } };
   }
-  let verdict: Verdict | undefined;
+  let verdict: Verdict = { status: 'ok', message: 'indexed' };
   try {
-    const r = await streamFile(ctx, kb.kb_id, {
+    const { content_hash, ...result } = await streamFile(ctx, kb.kb_id, {
       path: item.file,
       format,
       doc_id: item.doc_id,
@@ -48,44 +48,10 @@ export async function examineStreamed(
       onProgress: (p) => env.onStream?.(item, p),
       onFirstSection: (parsed) => (verdict = verdictForParsed(parsed, env.covered, kb.embedding_model)),
     });
-    const facts = Object.fromEntries(
-      Object.entries({
-        ...base,
-        parser: format,
-        encoding: verdict?.encoding,
-        encoding_confidence: verdict?.encoding_confidence,
-        script: verdict?.script,
-      }).filter(([, v]) => v !== undefined),
-    ) as Pending['base'] & { parser: string };
-    if (r.status === 'skipped') {
-      if (r.duplicate_of) {
-        const message = `duplicate: the same content is already stored as "${r.duplicate_of}"`;
-        return {
-          settled: {
-            outcome: 'skipped',
-            chunks: 0,
-            record: { ...facts, status: 'duplicate', duplicate_of: r.duplicate_of, message, indexed: false },
-          },
-          stale: existed,
-        };
-      }
-      env.docs.set(item.doc_id, r.content_hash);
-      const message = 'unchanged: the same content is already indexed';
-      return {
-        settled: {
-          outcome: 'unchanged',
-          chunks: 0,
-          record: { ...facts, status: 'unchanged', message, indexed: true, chunks: r.chunk_count },
-        },
-      };
-    }
-    env.docs.set(item.doc_id, r.content_hash);
-    const status = verdict?.status ?? 'ok';
-    const noVectors = r.embedded ? '' : '; stored without vectors (the embedding model is not available): full-text search only';
-    const message = `${verdict?.message ?? 'indexed'}${noVectors}`;
-    return {
-      settled: { outcome: r.status, chunks: r.chunk_count, record: { ...facts, status, message, indexed: true, chunks: r.chunk_count } },
-    };
+    // The same ledger entry as for a file written in a batch (the runner applies `stale` only to folder syncs).
+    const { line, stale } = settleResult({ base, verdict, existed }, result, true);
+    if (line.record?.indexed) env.docs.set(item.doc_id, content_hash);
+    return { settled: line, stale };
   } catch (err) {
     if (env.signal?.aborted) return { interrupted: true };
     return { settled: failed(base, toErrorEnvelope(err), existed) };

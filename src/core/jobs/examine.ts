@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Kb } from '../../shared/contract/index.js';
 import { RagError, toErrorEnvelope, type ErrorEnvelope } from '../../shared/errors.js';
-import { verdictForError, verdictForParsed, type Verdict } from '../health/classify.js';
+import { verdictForParsed, type Verdict } from '../health/classify.js';
 import type { FileRecord } from '../health/ledger.js';
 import type { CoreContext } from '../services/context.js';
 import { parseFileBytes } from '../services/document-service.js';
@@ -16,6 +16,9 @@ import { joinRel, statNoLinks } from '../util/inside.js';
 import type { ItemLine, JobItem, JobOptions } from './journal.js';
 import { streamFormat } from '../parse/stream/stream-format.js';
 import { examineStreamed } from './examine-stream.js';
+import { failed } from './settle-result.js';
+
+export { failed };
 
 type Settled = Omit<ItemLine, 't' | 'i'>;
 
@@ -59,16 +62,6 @@ function stillValid(prev: FileRecord, docs: Map<string, string>): boolean {
   return prev.status !== 'error';
 }
 
-export function failed(base: Pending['base'], error: ErrorEnvelope, existed: boolean): Settled {
-  const v = verdictForError(error);
-  return {
-    outcome: 'failed',
-    chunks: 0,
-    error,
-    record: { ...base, ...v, indexed: existed, message: existed ? `${v.message} (the previous version stays indexed)` : v.message },
-  };
-}
-
 /**
  * Read, hash, parse and chunk one file. Bytes identical to what the ledger recorded are not parsed again;
  * files without text are settled (and, for a synced folder, their stale document is marked for removal).
@@ -95,7 +88,7 @@ export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord |
     const err: ErrorEnvelope = { code: 'too_large', message: `${item.file} is ${stat.size} bytes; the limit is ${limit}` };
     return { settled: failed(base, err, existed) };
   }
-  if (streamed) return examineStreamed(env, item, prev, base, existed, streamed, { stillValid: (p) => stillValid(p, env.docs), failed });
+  if (streamed) return examineStreamed(env, item, prev, base, existed, streamed, (p) => stillValid(p, env.docs));
   let data: Buffer;
   try {
     data = await fs.readFile(item.file);

@@ -1,12 +1,11 @@
-import type { AddResult } from '../../shared/contract/index.js';
-import { RagError } from '../../shared/errors.js';
 import { coveredScripts } from '../health/classify.js';
 import type { FileLedger } from '../health/ledger.js';
 import type { CoreContext } from '../services/context.js';
 import { passageText } from '../embed/passage.js';
 import { commitDocuments } from '../services/ingest.js';
 import { deleteDocs } from './delete-docs.js';
-import { examine, failed, type Examined, type ExamineEnv, type Pending } from './examine.js';
+import { examine, type Examined, type ExamineEnv, type Pending } from './examine.js';
+import { failed, settleResult } from './settle-result.js';
 import type { ItemLine, JobHandle, JobItem } from './journal.js';
 import { offerVectors } from '../services/vector-reuse.js';
 
@@ -60,54 +59,6 @@ export async function knownDocs(ctx: CoreContext, kbId: string, ids: Iterable<st
 function applyLine(ledger: FileLedger, item: JobItem | undefined, line: ItemLine): void {
   if (line.record) ledger.set(line.record);
   else if (item) ledger.delete(item.key);
-}
-
-/** The ledger entry for one written (or skipped) document. */
-function settleResult(
-  p: Pending,
-  r: AddResult | RagError | undefined,
-  mirror: boolean,
-): { line: Omit<ItemLine, 't' | 'i'>; stale: boolean } {
-  if (!r || r instanceof RagError) {
-    const env = r ? r.toEnvelope() : { code: 'internal' as const, message: 'no result' };
-    return { line: failed({ ...p.base }, env, p.existed), stale: false };
-  }
-  const common = {
-    ...p.base,
-    parser: r.parser,
-    encoding: p.verdict.encoding,
-    encoding_confidence: p.verdict.encoding_confidence,
-    script: p.verdict.script,
-    ocr_pages: p.verdict.ocr_pages,
-    ocr_confidence: p.verdict.ocr_confidence,
-  };
-  const facts = Object.fromEntries(Object.entries(common).filter(([, v]) => v !== undefined)) as typeof common;
-  if (r.status === 'skipped' && r.duplicate_of) {
-    const message = `duplicate: the same content is already stored as "${r.duplicate_of}"`;
-    return {
-      line: {
-        outcome: 'skipped',
-        chunks: 0,
-        record: { ...facts, status: 'duplicate', duplicate_of: r.duplicate_of, message, indexed: false },
-      },
-      stale: mirror && p.existed,
-    };
-  }
-  const noVectors =
-    r.embedded || r.status === 'skipped' ? '' : '; stored without vectors (the embedding model is not available): full-text search only';
-  if (r.status === 'skipped') {
-    const fine = p.verdict.status === 'ok';
-    const record = {
-      ...facts,
-      status: fine ? ('unchanged' as const) : p.verdict.status,
-      message: fine ? 'unchanged: the same content is already indexed' : p.verdict.message,
-      indexed: true,
-      chunks: r.chunk_count,
-    };
-    return { line: { outcome: 'unchanged', chunks: 0, record }, stale: false };
-  }
-  const record = { ...facts, status: p.verdict.status, message: `${p.verdict.message}${noVectors}`, indexed: true, chunks: r.chunk_count };
-  return { line: { outcome: r.status, chunks: r.chunk_count, record }, stale: false };
 }
 
 /**
