@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core } from '../core.js';
 import { markdownParser } from '../parse/markdown-parser.js';
+import { Core } from '../core.js';
 import { errorCode, fixtureModels, openTestCore, tempDir } from '../test-support.js';
 import { streamFile, type StreamInput } from './stream-ingest.js';
 
@@ -128,6 +128,33 @@ describe('streamFile', () => {
     const table = (await core.ctx.store.chunks('big'))!;
     const docs = new Map((await core.ctx.store.docs.listAll('big')).map((d) => [d.doc_id, d.version]));
     for (const p of await table.docVersions()) expect(docs.get(p.doc_id), `${p.doc_id} ${p.version}`).toBe(p.version);
+  });
+
+  it('an engine closing mid-file (the app quitting) leaves the document whole or absent at the next start', async () => {
+    const { model } = await fixtureModels();
+    const dataDir = tempDir('ragdesk-stream-close-');
+    const first = await Core.open({ dataDir, allowDownload: false, streamFromBytes: 10_000 });
+    await first.client.createKb({ kb_id: 'q', embedding_model: model });
+    await first.client.addDocument({ kb_id: 'q', doc_id: 'keep', content: 'kappa note that stays' });
+    let n = 0;
+    await streamFile(
+      first.ctx,
+      'q',
+      input(write('q.md', log('kappa', 200)), 'cut', { onProgress: async () => void (++n === 2 && (await first.close())) }),
+    ).catch(() => undefined);
+    const again = await Core.open({ dataDir, allowDownload: false });
+    try {
+      const docs = new Map((await again.ctx.store.docs.listAll('q')).map((d) => [d.doc_id, d]));
+      const table = (await again.ctx.store.chunks('q'))!;
+      // Every chunk row belongs to its document's version (nothing staged is left to show), every document is whole.
+      for (const p of await table.docVersions()) expect(docs.get(p.doc_id)?.version, p.doc_id).toBe(p.version);
+      for (const d of docs.values()) expect(await table.count(`doc_id = '${d.doc_id}'`), d.doc_id).toBe(d.chunk_count);
+      const hits = (await again.client.search({ kb_ids: ['q'], query: 'kappa', mode: 'fts', top_k: 50 })).hits;
+      expect(new Set(hits.map((h) => h.doc_id))).toEqual(new Set(docs.keys()));
+      expect(fs.readdirSync(path.join(dataDir, 'lance')).filter((f) => f.startsWith('.staging-'))).toEqual([]);
+    } finally {
+      await again.close();
+    }
   });
 
   it('removes the content file with its document', async () => {

@@ -108,6 +108,8 @@ export async function streamFile(ctx: CoreContext, kbId: string, input: StreamIn
   let metadata: Metadata = {};
   const now = new Date().toISOString();
   const decision = { kind: 'write' as const, existing: Boolean(before), ...(before ? { created_at: before.created_at } : {}) };
+  /** Set once the document row is committed: from then on the write stands (see publish). */
+  const state = { committed: false };
   try {
     for await (const section of stream.sections) {
       await ctx.pause.wait();
@@ -193,6 +195,7 @@ export async function streamFile(ctx: CoreContext, kbId: string, input: StreamIn
       embedder,
       writer,
       before: before?.created_at,
+      state,
     });
     if (result.status !== 'skipped') {
       if (!vectorsOk) warnings.add(NO_VECTORS_WARNING);
@@ -203,11 +206,30 @@ export async function streamFile(ctx: CoreContext, kbId: string, input: StreamIn
     return result;
   } catch (err) {
     writer.abort();
-    if (table) {
-      const t = table;
-      await ctx.store.write(kbId, () => t.dropStaged(ver)).catch(() => undefined);
+    const t = table;
+    if (state.committed && t) {
+      // The document row names this version: the write stands; its rows must replace the older ones, not go.
+      const done = await ctx.store
+        .write(kbId, () => t.publishStaged(ver, input.doc_id))
+        .then(
+          () => true,
+          () => false,
+        );
+      if (done) ctx.store.endStaged(ver);
+      throw err;
     }
-    ctx.store.endStaged(ver);
+    fs.rmSync(ctx.store.contents.file(kbId, input.doc_id, ver), { force: true });
+    // Only once its rows are gone may the marker go: a store closing under the write (the app quitting) leaves it,
+    // and the next open removes the rows, which nothing would hide then.
+    const dropped =
+      !t ||
+      (await ctx.store
+        .write(kbId, () => t.dropStaged(ver))
+        .then(
+          () => true,
+          () => false,
+        ));
+    if (dropped) ctx.store.endStaged(ver);
     throw err;
   } finally {
     scheduleIndexing(ctx, kbId);
@@ -266,6 +288,7 @@ async function publish(
     embedder: Embedder | undefined;
     writer: { commit(): void; abort(): void };
     before: string | undefined;
+    state: { committed: boolean };
   },
 ): Promise<StreamResult> {
   const { input } = w;
@@ -318,6 +341,7 @@ async function publish(
       ],
       !existing,
     );
+    w.state.committed = true;
     crashPoint('staged-doc-row');
     await w.table.publishStaged(w.ver, input.doc_id);
     ctx.store.endStaged(w.ver);
