@@ -3,19 +3,53 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BLOCK_SEPARATOR } from '../assemble.js';
 import { markdownParser } from '../markdown-parser.js';
+import type { ParsedDocument } from '../types.js';
+import type { ParsePool } from '../pool/parse-pool.js';
+import { parseSection, type SectionTask } from './section-task.js';
 import { textParser } from '../text-parser.js';
 import { tempDir } from '../../test-support.js';
 import { SectionParser } from './section-parse.js';
 import { openTextStream } from './text-sections.js';
 
-async function streamed(file: string, format: 'markdown' | 'text', sectionChars: number) {
+/**
+ * The section task run in this thread by a pool that finishes tasks in the reverse of the order they came in (each
+ * waits for the one after it): the worst order the real pool's workers could finish overlapping parses in.
+ */
+function reversingPool(): ParsePool {
+  const done: Array<Promise<unknown>> = [];
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const run = (_kind: string, task: SectionTask) => {
+    const i = done.length;
+    const finished = (async () => {
+      const result = parseSection(task);
+      // Wait for the task submitted after this one to finish first (the last one waits 100 ms for none to come).
+      for (let waited = 0; !done[i + 1] && waited < 100; waited += 5) await sleep(5);
+      if (done[i + 1]) await done[i + 1];
+      return result;
+    })();
+    done.push(finished);
+    return finished;
+  };
+  return { run } as unknown as ParsePool;
+}
+
+/**
+ * A file parsed section by section and put together; `overlap`: every section's parse is started before any is
+ * awaited (as the ingest reads ahead), so the pool may finish them in any order.
+ */
+async function streamed(file: string, format: 'markdown' | 'text', sectionChars: number, overlap = false) {
   const s = await openTextStream(file, { markdown: format === 'markdown', sectionChars });
-  const parser = new SectionParser(format, s);
+  const parser = new SectionParser(format, s, overlap ? reversingPool() : undefined);
+  const pending: Array<Promise<ParsedDocument>> = [];
+  for await (const section of s.sections) {
+    const doc = parser.parse(section);
+    if (!overlap) await doc;
+    pending.push(doc);
+  }
   const blocks = [];
   const texts: string[] = [];
   let offset = 0;
-  for await (const section of s.sections) {
-    const doc = await parser.parse(section);
+  for (const doc of await Promise.all(pending)) {
     if (!doc.text) continue;
     if (texts.length) offset += BLOCK_SEPARATOR.length;
     for (const b of doc.blocks) blocks.push({ ...b, char_start: b.char_start + offset, char_end: b.char_end + offset });
@@ -40,6 +74,9 @@ describe('SectionParser', () => {
     const got = await streamed(file, 'markdown', 3000);
     expect(got.text).toBe(whole.text);
     expect(got.blocks).toEqual(whole.blocks);
+    // Parses that overlap are placed in file order: the same heading paths.
+    const overlapped = await streamed(file, 'markdown', 3000, true);
+    expect(overlapped.blocks).toEqual(whole.blocks);
     expect(got.parser.title).toBe('Port log');
     expect(got.parser.metadata).toMatchObject({ title: 'Port log', tags: ['cargo', 'порт'], encoding: 'utf-8' });
   });

@@ -17,6 +17,8 @@ import type { TextSection } from './text-sections.js';
 export class SectionParser {
   private readonly headings = new HeadingTracker();
   private first = true;
+  /** Settles once the section parsed last has been placed (heading paths, title). */
+  private placed: Promise<void> = Promise.resolve();
   /** The document's title (front matter, first H1, or a title-like first line), known after the first section. */
   title: string | undefined;
   /** Front matter and encoding facts, known after the first section. */
@@ -29,20 +31,32 @@ export class SectionParser {
     private readonly pool: ParsePool = defaultParsePool(),
   ) {}
 
+  /**
+   * Parse the next section. Calls may overlap (the next section parses in the pool while the caller writes this
+   * one): each is placed in the file after the one called before it, whatever order the pool finishes them in.
+   */
   async parse(section: TextSection, signal?: AbortSignal): Promise<ParsedDocument> {
     const first = this.first;
     this.first = false;
-    const task: SectionTask = { format: this.format, source: section.source, firstLine: section.firstLine, first };
-    const got = await this.pool.run<SectionBlocks>('section', task, signal ? { signal } : {});
-    for (const w of got.warnings) this.warnings.add(w);
-    if (first) {
-      this.metadata = { ...(got.frontMatter ?? {}), ...encodingMetadata(this.encoding) };
-      this.title = got.title;
+    const before = this.placed;
+    let done!: () => void;
+    this.placed = new Promise<void>((resolve) => (done = resolve));
+    try {
+      const task: SectionTask = { format: this.format, source: section.source, firstLine: section.firstLine, first };
+      const got = await this.pool.run<SectionBlocks>('section', task, signal ? { signal } : {});
+      await before;
+      for (const w of got.warnings) this.warnings.add(w);
+      if (first) {
+        this.metadata = { ...(got.frontMatter ?? {}), ...encodingMetadata(this.encoding) };
+        this.title = got.title;
+      }
+      const doc = unpackParsed(got.doc);
+      doc.metadata = this.metadata;
+      if (this.format === 'markdown') for (const b of doc.blocks) this.place(b);
+      return doc;
+    } finally {
+      done();
     }
-    const doc = unpackParsed(got.doc);
-    doc.metadata = this.metadata;
-    if (this.format === 'markdown') for (const b of doc.blocks) this.place(b);
-    return doc;
   }
 
   /** A block's heading path in the whole file (the section's own parse only knows the headings inside it). */
