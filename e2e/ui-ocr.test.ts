@@ -71,7 +71,10 @@ run('scans in the web console', () => {
     await page.getByTestId('ingest-summary').waitFor({ timeout: 240_000 });
     expect(await page.getByTestId('ingest-summary').innerText()).toContain(EN.t('ingest.added', { count: 2 }));
     const seen = await page.evaluate(() => (window as unknown as { ocrSeen: string[] }).ocrSeen);
-    expect(seen).toContain(EN.t('uploads.ocrPages', { done: 1, total: 2 }));
+    // The rows poll the server's progress: which page a poll lands on depends on the machine's speed, not that one
+    // is shown (a fast machine may read both pages between two polls).
+    const pageLines = [1, 2].map((done) => EN.t('uploads.ocrPages', { done, total: 2 }));
+    expect(seen.filter((line) => pageLines.includes(line))).not.toEqual([]);
   }, 300_000);
 
   it('finds the photo by a phrase on it, and its document says it was read by OCR', async () => {
