@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { BLOCK_SEPARATOR } from '../assemble.js';
 import { markdownParser } from '../markdown-parser.js';
 import type { ParsedDocument } from '../types.js';
-import type { ParsePool } from '../pool/parse-pool.js';
+import { defaultParsePool, type ParsePool } from '../pool/parse-pool.js';
 import { parseSection, type SectionTask } from './section-task.js';
 import { textParser } from '../text-parser.js';
 import { tempDir } from '../../test-support.js';
@@ -37,9 +37,9 @@ function reversingPool(): ParsePool {
  * A file parsed section by section and put together; `overlap`: every section's parse is started before any is
  * awaited (as the ingest reads ahead), so the pool may finish them in any order.
  */
-async function streamed(file: string, format: 'markdown' | 'text', sectionChars: number, overlap = false) {
+async function streamed(file: string, format: 'markdown' | 'text', sectionChars: number, overlap = false, pool?: ParsePool) {
   const s = await openTextStream(file, { markdown: format === 'markdown', sectionChars });
-  const parser = new SectionParser(format, s, overlap ? reversingPool() : undefined);
+  const parser = new SectionParser(format, s, overlap ? reversingPool() : pool);
   const pending: Array<Promise<ParsedDocument>> = [];
   for await (const section of s.sections) {
     const doc = parser.parse(section);
@@ -90,6 +90,9 @@ describe('SectionParser', () => {
     const got = await streamed(file, 'text', 2500);
     expect(got.text).toBe(whole.text);
     expect(got.blocks).toEqual(whole.blocks);
+    // The same through the parse pool's `section` task, in a worker.
+    const inPool = await streamed(file, 'text', 2500, false, defaultParsePool());
+    expect(inPool.blocks).toEqual(whole.blocks);
     expect(got.parser.title).toBe(whole.title);
   });
 });

@@ -1,18 +1,22 @@
 import type { Metadata } from '../../../shared/contract/index.js';
 import { HeadingTracker } from '../assemble.js';
-import { defaultParsePool, type ParsePool } from '../pool/parse-pool.js';
+import type { ParsePool } from '../pool/parse-pool.js';
 import { unpackParsed } from '../registry.js';
 import { encodingMetadata } from '../text-parser.js';
 import type { ParsedDocument } from '../types.js';
-import type { SectionBlocks, SectionTask } from './section-task.js';
+import { parseSection, type SectionBlocks, type SectionTask } from './section-task.js';
 import type { TextSection } from './text-sections.js';
 
 /**
  * Parses the sections of one streamed text or Markdown file (text-sections.ts) as the whole-file parsers would:
  * the same blocks, line numbers counted from the file's start, heading paths carried from one section into the
- * next, front matter and title taken from the first section. Each section is parsed in the parse pool (its limits
- * apply) and becomes a ParsedDocument of its own (character ranges relative to it); the caller places it in the
- * document.
+ * next, front matter and title taken from the first section. Each section becomes a ParsedDocument of its own
+ * (character ranges relative to it); the caller places it in the document.
+ *
+ * Sections are parsed in this thread unless a pool is given (the `section` task). Measured on a 60 MB Markdown
+ * file: in the parse pool, lexing left the main thread (130-1,150 ms a section), but the pool worker's heap grew
+ * towards its 320 MB limit with each section's garbage, and the add peaked at 1,045-1,090 MB instead of 720 MB; flat
+ * memory is what streaming is for, so this thread parses by default.
  */
 export class SectionParser {
   private readonly headings = new HeadingTracker();
@@ -28,7 +32,7 @@ export class SectionParser {
   constructor(
     readonly format: 'markdown' | 'text',
     private readonly encoding: { encoding: string; confidence: number },
-    private readonly pool: ParsePool = defaultParsePool(),
+    private readonly pool?: ParsePool,
   ) {}
 
   /**
@@ -43,7 +47,7 @@ export class SectionParser {
     this.placed = new Promise<void>((resolve) => (done = resolve));
     try {
       const task: SectionTask = { format: this.format, source: section.source, firstLine: section.firstLine, first };
-      const got = await this.pool.run<SectionBlocks>('section', task, signal ? { signal } : {});
+      const got = this.pool ? await this.pool.run<SectionBlocks>('section', task, signal ? { signal } : {}) : parseSection(task);
       await before;
       for (const w of got.warnings) this.warnings.add(w);
       if (first) {
