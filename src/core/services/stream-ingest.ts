@@ -111,25 +111,10 @@ export async function streamFile(ctx: CoreContext, kbId: string, input: StreamIn
   /** Set once the document row is committed: from then on the write stands (see publish). */
   const state = { committed: false };
   try {
-    // Each section's parse (in the pool) runs while the one before it is chunked, embedded and written.
-    const sections = stream.sections[Symbol.asyncIterator]();
-    const parseNext = async () => {
-      const next = await sections.next();
-      if (next.done) return undefined;
-      const parsed = parser.parse(next.value, input.signal);
-      // Awaited in its turn; a failure before then must not count as unhandled.
-      parsed.catch(() => undefined);
-      return { section: next.value, parsed };
-    };
-    let ahead = parseNext();
-    for (let item = await ahead; item; item = await ahead) {
-      const { section } = item;
-      ahead = parseNext();
-      // A failure of the section read ahead surfaces when it is its turn; until then it is not unhandled.
-      ahead.catch(() => undefined);
+    for await (const section of stream.sections) {
       await ctx.pause.wait();
       if (input.signal?.aborted) throw new RagError('busy', 'cancelled');
-      const parsed = await item.parsed;
+      const parsed = await parser.parse(section, input.signal);
       if (chars === 0 && parsed.text) {
         // The title and metadata come with the first section's text (front matter, first heading).
         title = input.title?.trim() || parser.title?.trim().slice(0, 500) || input.fallbackTitle;
@@ -247,8 +232,6 @@ export async function streamFile(ctx: CoreContext, kbId: string, input: StreamIn
     if (dropped) ctx.store.endStaged(ver);
     throw err;
   } finally {
-    // The file is closed whether the loop finished or not (a section may have been read ahead).
-    void stream.sections.return(undefined).catch(() => undefined);
     scheduleIndexing(ctx, kbId);
   }
 }
