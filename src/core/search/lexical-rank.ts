@@ -21,6 +21,15 @@ export const refKey = (r: KbRef): string => `${r.kb.kb_id}\u0000${r.chunk_id}`;
  * is that KB's exact BM25, the ranking of a freshly built index (see store/lexical-index.ts).
  */
 export function rankLexical(parts: Array<{ kb: Kb; part: LexicalPart }>, depth: number): KbRef[] {
+  const only = parts.length === 1 ? parts[0]! : undefined;
+  if (parts.some((p) => p.part.scored) && !only) throw new Error('rankLexical: scores taken as they are need a single KB');
+  // One KB whose index scored exactly (lexical-index.ts `part`): its ranking, best first, as it came.
+  if (only?.part.scored)
+    return only.part.scored
+      .filter((c) => c.score > 0)
+      .sort((a, b) => b.score - a.score || a.chunk_id.localeCompare(b.chunk_id))
+      .slice(0, depth)
+      .map(({ row, rowid, ...c }) => ({ kb: only.kb, ...c, ...(rowid !== undefined ? { rowid } : {}), ...(row ? { row } : {}) }));
   const stats = parts.reduce((acc, p) => addStats(acc, p.part.stats), emptyStats());
   const out: KbRef[] = [];
   const seen = new Set<string>();

@@ -89,7 +89,9 @@ export interface MultiRanking {
  * candidates of KBs on the same model are merged by cosine similarity; hybrid fuses the merged lexical
  * ranking with each model's merged vector ranking once, so a collection split over KBs ranks as it does in one.
  * `withRows`: full-text candidates carry their hit columns (one read instead of a ranking then a fetch; for
- * full-text search, where the lists are short and their head becomes the hits).
+ * full-text search, where the lists are short and their head becomes the hits). `head`: how many of the
+ * ranking's best the caller reads (a KB searched alone whose index scores exactly is asked for no more, and one
+ * past them to see a tie at the end).
  */
 export async function rankKbs(
   ctx: CoreContext,
@@ -100,6 +102,7 @@ export async function rankKbs(
   depth: number,
   fusion: FusionMethod,
   withRows = false,
+  head = depth,
 ): Promise<MultiRanking> {
   const terms = queryTerms(analyzed);
   const queryVectors = new Map<string, Promise<Float32Array>>();
@@ -116,8 +119,9 @@ export async function rankKbs(
       if (why) whys.push(why);
       // Candidates come from the index's own ranking: fetch deeper where its statistics may be off.
       const lexDepth = targets.length > 1 || table.needsUpkeep ? depth * 2 : depth;
+      const scoredDepth = targets.length === 1 ? (mode === 'fts' ? Math.min(depth, head + 1) : depth) : undefined;
       const [lexical, vector] = await Promise.all([
-        mode === 'vector' ? undefined : snap.lexicalPart(terms, lexDepth, where, withRows),
+        mode === 'vector' ? undefined : snap.lexicalPart(terms, lexDepth, where, withRows, scoredDepth),
         embedder ? vectorRefs(embedder, snap, table.dim, query, depth, where, mode, queryVectors, whys) : Promise.resolve(undefined),
       ]);
       // A table left with unindexed rows (a crash, an older version) gets its upkeep.
@@ -242,6 +246,8 @@ export async function search(ctx: CoreContext, input: ParsedInput<'search'>, opt
   const searchable = kbs.filter((kb) => wheres.has(kb.kb_id));
 
   const depth = options.candidates ?? Math.max(input.top_k * 4, input.mode === 'hybrid' ? 100 : 50);
+  // Only what can reach the answer is fetched: top_k, or the rerank pool.
+  const count = input.use_rerank ? Math.max(input.top_k * 4, 20) : input.top_k;
   const analyzed = analyzeForIndex(input.query);
   const ranking = await rankKbs(
     ctx,
@@ -252,9 +258,8 @@ export async function search(ctx: CoreContext, input: ParsedInput<'search'>, opt
     depth,
     options.fusion ?? 'adaptive',
     input.mode === 'fts' && depth <= 200,
+    count,
   );
-  // Only what can reach the answer is fetched: top_k, or the rerank pool.
-  const count = input.use_rerank ? Math.max(input.top_k * 4, 20) : input.top_k;
   let hits = await hydrateHits(ranking.snapshots, ranking.refs.slice(0, count));
   const degraded = ranking.degraded ? [ranking.degraded] : [];
   let reranked = false;

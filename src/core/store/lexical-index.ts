@@ -1,6 +1,7 @@
 import type { Table } from '@lancedb/lancedb';
 import { dfFromScore, emptyStats, indexLength, termCounts, type LexStats } from './bm25.js';
 import { plainRows, READ_COLUMNS } from './chunk-rows.js';
+import { ExactStatsMark } from './exact-stats-mark.js';
 
 /**
  * Full-text ranking that is right after every write, whatever state LanceDB's index is in.
@@ -8,9 +9,9 @@ import { plainRows, READ_COLUMNS } from './chunk-rows.js';
  * What LanceDB 0.31 does (measured, see docs/benchmarks.md): its FTS index covers the rows present when it was
  * built or last optimized. Rows written later are "unindexed": a plain search scores them by a flat scan that
  * misses terms the index has never seen and normalises by the wrong lengths; rows deleted later stay in the
- * index's statistics. `optimize()` folds everything in (compaction, then an index rewrite), but costs O(table)
- * per call: ~0.5 s at 5k chunks. So the index is brought up to date in the background (services/indexing.ts),
- * and every search ranks exactly meanwhile:
+ * index's statistics, and a limited query of an index that `optimize()` folded rows into can leave the folded rows
+ * out. So upkeep (services/indexing.ts) compacts the table and builds the index again from its rows, O(table)
+ * per run, in the background; every search ranks exactly meanwhile:
  *
  * - The index covers every row whose address (`_rowaddr`: fragment id << 32 | offset) is below the watermark
  *   `W` taken when it was built: fragment ids only grow, so later writes land at or above `W`.
@@ -22,6 +23,8 @@ import { plainRows, READ_COLUMNS } from './chunk-rows.js';
  * - Delta (`_rowaddr >= W`): scanned, every row's terms counted here.
  * - Each candidate is scored with the union's statistics (bm25.ts), the formula LanceDB uses: the ranking equals
  *   a freshly built index's, give or take float rounding. Searches over several KBs add their statistics up.
+ * - When every row is indexed and the statistics are exact, that is LanceDB's own ranking: a search of one table
+ *   then takes it as it comes (one query for the rows and their scores; `part`'s `scoredDepth`).
  */
 
 type Raw = Record<string, unknown>;
@@ -38,16 +41,34 @@ export interface LexCandidate {
   row?: Raw;
 }
 
+/** A candidate scored by LanceDB itself (see LexicalIndex.part, `scoredDepth`): its BM25 score, exact. */
+export interface ScoredCandidate {
+  chunk_id: string;
+  doc_id: string;
+  chunk_index: number;
+  rowid?: bigint;
+  score: number;
+  row?: Raw;
+}
+
 export interface LexicalPart {
   /** Statistics over every row of the table (not only those the filter lets through). */
   stats: LexStats;
   candidates: LexCandidate[];
+  /**
+   * Candidates already scored by LanceDB, best first, when its scores were exact (see `part`'s `scoredDepth`);
+   * `stats` and `candidates` are then empty. Only a search over this one table may use them as they are.
+   */
+  scored?: ScoredCandidate[];
 }
 
 const CANDIDATE_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index', 'fts', 'fts_len'];
 /** Candidate columns plus what a hit shows (text, location, metadata): one read instead of a ranking then a fetch. */
 const CANDIDATE_ROW_COLUMNS = [...new Set([...CANDIDATE_COLUMNS, ...READ_COLUMNS])];
 const FTS_COLUMN = { columns: ['fts'] };
+/** What a candidate scored by LanceDB needs: no `fts` text to count terms in, no length. */
+const SCORED_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index'];
+const SCORED_ROW_COLUMNS = [...new Set([...SCORED_COLUMNS, ...READ_COLUMNS])];
 
 function candidate(r: Raw, terms: ReadonlySet<string>, withRow = false): LexCandidate {
   const fts = String(r.fts ?? '');
@@ -73,8 +94,9 @@ export interface LexicalView {
   /**
    * The index's own statistics are those of the live indexed rows: no row it counted has been deleted or
    * rewritten since. LanceDB keeps a removed row in its row count, lengths and document frequencies, even
-   * through `optimize()` (measured), so once a row goes this stays false until the table is reopened with a
-   * history that shows none went (see `appendOnly`).
+   * through `optimize()` (measured), so once a row goes this stays false until the index is built again (upkeep).
+   * A new process knows it from the table's record (exact-stats-mark.ts) or a history that shows no row went
+   * (see `appendOnly`).
    */
   exactStats: boolean;
 }
@@ -99,7 +121,11 @@ export class LexicalIndex {
   /** Document frequencies read off the index's scores vs counted through it (what the scale bench reports). */
   readonly dfReads = { derived: 0, counted: 0 };
 
-  constructor(private hasIndex: boolean) {}
+  constructor(
+    private hasIndex: boolean,
+    /** This process's record that the index's statistics are exact, kept across restarts (exact-stats-mark.ts). */
+    private readonly mark = new ExactStatsMark(undefined),
+  ) {}
 
   get indexed(): boolean {
     return this.hasIndex;
@@ -115,6 +141,12 @@ export class LexicalIndex {
     this.dirty = true;
   }
 
+  /** Before a commit that removes or rewrites rows: the index's statistics stop being exact with it. */
+  removing(): void {
+    this.exactStats = false;
+    this.mark.clear();
+  }
+
   /** Indexed rows may have been deleted or rewritten: cached statistics of the indexed part are stale. */
   removed(): void {
     this.dirty = true;
@@ -123,8 +155,9 @@ export class LexicalIndex {
   }
 
   /**
-   * After the index was built or optimized (with nothing written meanwhile: the KB's write lock is held):
-   * every row present is indexed, so the watermark moves past the last fragment.
+   * After the index was built from the table's rows (nothing written meanwhile: the KB's write lock is held):
+   * every row present is indexed, so the watermark moves past the last fragment, and as a build counts the live
+   * rows only, its statistics are exact (recorded for the next start).
    */
   async reindexed(table: Table): Promise<void> {
     this.hasIndex = true;
@@ -134,13 +167,19 @@ export class LexicalIndex {
       this.watermark = await endAddress(table);
       this.dirty = false;
     }
-    // Folding appended rows in keeps exact statistics exact; a build after removals is only known exact from history.
-    if (!this.known || !this.exactStats) this.exactStats = await appendOnly(table);
+    this.exactStats = true;
     this.known = true;
+    this.mark.set(await table.version());
+  }
+
+  /** Exact statistics, as this process's record or the version history shows them (see ExactStatsMark). */
+  private async recordedExact(table: Table): Promise<boolean> {
+    return this.mark.holds(await table.version()) || (await appendOnly(table));
   }
 
   /** After a rollback: forget what was cached and work the state out again. */
   reset(hasIndex: boolean): void {
+    this.mark.clear();
     this.hasIndex = hasIndex;
     this.known = false;
     this.epoch++;
@@ -168,7 +207,7 @@ export class LexicalIndex {
           this.watermark = 0n;
           this.dirty = true;
         }
-        this.exactStats = this.watermark > 0n && (await appendOnly(pinned));
+        this.exactStats = this.watermark > 0n && (await this.recordedExact(pinned));
       }
     }
     return {
@@ -230,9 +269,23 @@ export class LexicalIndex {
    * `table` is pinned at the version `view` was taken for. With `withRows`, candidates of the indexed part carry
    * their readable columns (worth it when few candidates are fetched and most become hits: full-text mode).
    */
-  async part(table: Table, view: LexicalView, terms: string[], depth: number, where?: string, withRows = false): Promise<LexicalPart> {
+  async part(
+    table: Table,
+    view: LexicalView,
+    terms: string[],
+    depth: number,
+    where?: string,
+    withRows = false,
+    scoredDepth?: number,
+  ): Promise<LexicalPart> {
     const stats = emptyStats();
     if (terms.length === 0) return { stats, candidates: [] };
+    // Every row indexed and the index's statistics the live rows': LanceDB's own BM25 is the exact one (equal to
+    // bm25.ts to float rounding, tested), so its ranking is taken as it is: one query, no term counting, no
+    // document frequencies; and as WAND's top rows are the exact top rows, `scoredDepth` of them suffice. Only for
+    // a search of this table alone (`scoredDepth` given: several KBs add their statistics up).
+    if (scoredDepth !== undefined && view.complete && view.exactStats)
+      return { stats, candidates: [], scored: await scoredPart(table, terms, scoredDepth, where, withRows) };
     const termSet = new Set(terms);
     const [delta, indexed] = await Promise.all([
       view.complete
@@ -274,6 +327,35 @@ export class LexicalIndex {
     return { docs: base.docs, tokens: base.tokens, df, candidates: rows.map((r) => candidate(r, termSet, withRows)) };
   }
 }
+
+/**
+ * The index's best rows for the terms that pass `where`, with LanceDB's scores (see `part`): `depth` of them, and
+ * more while the last one fetched ties with the one before it (the caller reads `depth - 1` rows and breaks ties by
+ * chunk id, so every row tied with its last one must be there).
+ */
+async function scoredPart(table: Table, terms: string[], depth: number, where: string | undefined, withRows: boolean) {
+  const search = table.query().fullTextSearch(terms.join(' '), FTS_COLUMN).fastSearch();
+  const columns = [...(withRows ? SCORED_ROW_COLUMNS : SCORED_COLUMNS), '_score'];
+  const fetch = async (limit: number) =>
+    plainRows(await (where ? search.where(where) : search).select(columns).withRowId().limit(limit).toArrow());
+  let rows = await fetch(depth);
+  const edge = depth >= 2 ? Number(rows[depth - 2]?._score) : NaN;
+  for (let limit = depth; rows.length === limit && tie(Number(rows[limit - 1]!._score), edge);) rows = await fetch((limit *= 4));
+  return rows.map((r): ScoredCandidate => {
+    const c: ScoredCandidate = {
+      chunk_id: String(r.chunk_id),
+      doc_id: String(r.doc_id),
+      chunk_index: Number(r.chunk_index),
+      score: Number(r._score),
+    };
+    if (typeof r._rowid === 'bigint') c.rowid = r._rowid;
+    if (withRows) c.row = r;
+    return c;
+  });
+}
+
+/** Scores equal up to float32 rounding. */
+const tie = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b));
 
 /**
  * A term's document frequency in the index from LanceDB's score of the best row for the term alone (top-1 by

@@ -24,9 +24,12 @@ export class TableSnapshot {
     readonly hidden?: string,
   ) {}
 
-  /** What an exact BM25 ranking needs from this snapshot (see lexical-index.ts). */
-  lexicalPart(terms: string[], depth: number, where?: string, withRows = false): Promise<LexicalPart> {
-    return this.lexical.part(this.handle, this.view, terms, depth, andWhere(where, this.hidden), withRows);
+  /**
+   * What an exact BM25 ranking needs from this snapshot (see lexical-index.ts). `scoredDepth`: this table is
+   * searched alone, so LanceDB's ranking may be taken as it is where its scores are exact (that many rows).
+   */
+  lexicalPart(terms: string[], depth: number, where?: string, withRows = false, scoredDepth?: number): Promise<LexicalPart> {
+    return this.lexical.part(this.handle, this.view, terms, depth, andWhere(where, this.hidden), withRows, scoredDepth);
   }
 
   /** Nearest chunks by cosine similarity; through the ANN index when there is one, unless `exact`. */

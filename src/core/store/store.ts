@@ -6,6 +6,7 @@ import { KeyedMutex } from '../util/keyed-mutex.js';
 import { ChunkTable, chunkTableName, physicalChunkTable } from './chunk-table.js';
 import { ContentFiles } from './content-files.js';
 import { DocumentsRepo } from './documents-repo.js';
+import { ExactStatsMark } from './exact-stats-mark.js';
 import { KbRegistry } from './kb-registry.js';
 import { ensureLanceThreads } from './lance-runtime.js';
 import { sqlString } from './sql.js';
@@ -235,13 +236,13 @@ export class Store {
   async openTable(name: string): Promise<ChunkTable | undefined> {
     const cached = this.tables.get(name);
     if (cached) return cached;
-    const table = await ChunkTable.open(this.db, name);
+    const table = await ChunkTable.open(this.db, name, this.dir);
     if (table) this.tables.set(name, table);
     return table;
   }
 
   async createTable(name: string, dim: number): Promise<ChunkTable> {
-    const table = await ChunkTable.create(this.db, name, dim);
+    const table = await ChunkTable.create(this.db, name, dim, this.dir);
     this.tables.set(name, table);
     return table;
   }
@@ -249,6 +250,7 @@ export class Store {
   async dropTable(name: string): Promise<void> {
     this.tables.get(name)?.closeSnapshots();
     this.tables.delete(name);
+    ExactStatsMark.in(this.dir, name).clear();
     if ((await this.db.tableNames()).includes(name)) await this.db.dropTable(name);
   }
 
