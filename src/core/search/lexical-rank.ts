@@ -1,14 +1,11 @@
 import type { Kb } from '../../shared/contract/index.js';
 import { addStats, bm25, emptyStats } from '../store/bm25.js';
 import type { ChunkRef } from '../store/chunk-table.js';
-import type { Raw } from '../store/chunk-rows.js';
 import type { LexicalPart } from '../store/lexical-index.js';
 
 /** A ranked chunk of one KB. */
 export interface KbRef extends ChunkRef {
   kb: Kb;
-  /** The chunk's readable columns, when the ranking read them (full-text mode): hits need no second read. */
-  row?: Raw;
 }
 
 /** A unique key for a chunk across KBs (chunk ids are unique within a KB only). */

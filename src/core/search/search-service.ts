@@ -88,8 +88,8 @@ export interface MultiRanking {
  * evaluation asks for 100+). Full-text scores use the KBs' summed statistics (lexical-rank.ts); vector
  * candidates of KBs on the same model are merged by cosine similarity; hybrid fuses the merged lexical
  * ranking with each model's merged vector ranking once, so a collection split over KBs ranks as it does in one.
- * `withRows`: full-text candidates carry their hit columns (one read instead of a ranking then a fetch; for
- * full-text search, where the lists are short and their head becomes the hits). `head`: how many of the
+ * `withRows`: full-text candidates, and the nearest rows of a vector search of one KB, carry their hit columns
+ * (one read instead of a ranking then a fetch, where the lists are short and their head becomes the hits). `head`: how many of the
  * ranking's best the caller reads (a KB searched alone whose index scores exactly is asked for no more, and one
  * past them to see a tie at the end).
  */
@@ -120,9 +120,24 @@ export async function rankKbs(
       // Candidates come from the index's own ranking: fetch deeper where its statistics may be off.
       const lexDepth = targets.length > 1 || table.needsUpkeep ? depth * 2 : depth;
       const scoredDepth = targets.length === 1 ? (mode === 'fts' ? Math.min(depth, head + 1) : depth) : undefined;
+      // A vector search of one KB is its nearest `head` rows as they come (with their columns when asked).
+      const vectorAlone = mode === 'vector' && targets.length === 1;
       const [lexical, vector] = await Promise.all([
         mode === 'vector' ? undefined : snap.lexicalPart(terms, lexDepth, where, withRows, scoredDepth),
-        embedder ? vectorRefs(embedder, snap, table.dim, query, depth, where, mode, queryVectors, whys) : Promise.resolve(undefined),
+        embedder
+          ? vectorRefs(
+              embedder,
+              snap,
+              table.dim,
+              query,
+              vectorAlone ? Math.min(depth, head) : depth,
+              vectorAlone && withRows,
+              where,
+              mode,
+              queryVectors,
+              whys,
+            )
+          : Promise.resolve(undefined),
       ]);
       // A table left with unindexed rows (a crash, an older version) gets its upkeep.
       if (table.needsUpkeep && ctx.store.registry.find(kb.kb_id)?.chunk_table === kb.chunk_table) scheduleIndexing(ctx, kb.kb_id);
@@ -164,6 +179,7 @@ async function vectorRefs(
   dim: number,
   query: string,
   depth: number,
+  withRows: boolean,
   where: string | undefined,
   mode: SearchMode,
   cache: Map<string, Promise<Float32Array>>,
@@ -173,7 +189,7 @@ async function vectorRefs(
   if (!pending) cache.set(embedder.model, (pending = embedder.embedQueries([query]).then(([v]) => v!)));
   try {
     const v = await pending;
-    return dim === v.length ? await snap.vectorRank(v, depth, where) : [];
+    return dim === v.length ? await snap.vectorRank(v, depth, where, { withRows }) : [];
   } catch (err) {
     // A remote embedder that fails now (endpoint down, circuit open): hybrid still answers from full-text.
     if (mode !== 'hybrid' || !(err instanceof RagError) || err.code !== 'model_unavailable') throw err;
@@ -257,7 +273,7 @@ export async function search(ctx: CoreContext, input: ParsedInput<'search'>, opt
     input.mode,
     depth,
     options.fusion ?? 'adaptive',
-    input.mode === 'fts' && depth <= 200,
+    input.mode !== 'hybrid' && depth <= 200,
     count,
   );
   let hits = await hydrateHits(ranking.snapshots, ranking.refs.slice(0, count));

@@ -119,6 +119,8 @@ export interface ChunkRef {
   chunk_index: number;
   score: number;
   rowid?: bigint;
+  /** The chunk's readable columns, when the ranking read them (its head becomes the hits): no second read. */
+  row?: Raw;
 }
 
 export const REF_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index'];

@@ -5,6 +5,8 @@ import type { LexicalIndex, LexicalPart, LexicalView } from './lexical-index.js'
 import { sqlString } from './sql.js';
 import { andWhere } from './staged-versions.js';
 
+const ROW_COLUMNS = [...new Set([...REF_COLUMNS, ...READ_COLUMNS])];
+
 /**
  * A chunk table pinned at one version: what one search reads. Every query of a search (full-text candidates
  * and statistics, vector neighbours, the hits' text) sees the same committed state, so a document replaced
@@ -32,14 +34,22 @@ export class TableSnapshot {
     return this.lexical.part(this.handle, this.view, terms, depth, andWhere(where, this.hidden), withRows, scoredDepth);
   }
 
-  /** Nearest chunks by cosine similarity; through the ANN index when there is one, unless `exact`. */
-  async vectorRank(vector: Float32Array, limit: number, where?: string, options: { exact?: boolean } = {}): Promise<ChunkRef[]> {
+  /**
+   * Nearest chunks by cosine similarity; through the ANN index when there is one, unless `exact`. `withRows`: each
+   * ref carries its readable columns (one read instead of a ranking then a fetch, for a list that becomes hits).
+   */
+  async vectorRank(
+    vector: Float32Array,
+    limit: number,
+    where?: string,
+    options: { exact?: boolean; withRows?: boolean } = {},
+  ): Promise<ChunkRef[]> {
     if (this.dim === 0) return [];
     let q = this.handle
       .vectorSearch(Array.from(vector))
       .column('vector')
       .distanceType('cosine')
-      .select([...REF_COLUMNS, '_distance'])
+      .select([...(options.withRows ? ROW_COLUMNS : REF_COLUMNS), '_distance'])
       .withRowId()
       .limit(limit);
     // Search effort: see ann-params.ts (measured by `npm run bench`, parts ann and scale).
@@ -50,7 +60,11 @@ export class TableSnapshot {
     }
     const filter = andWhere(where, this.hidden);
     if (filter) q = q.where(filter);
-    return plainRows(await q.toArrow()).map((r) => toRef(r, 1 - Number(r._distance)));
+    return plainRows(await q.toArrow()).map((r) => {
+      const ref = toRef(r, 1 - Number(r._distance));
+      if (options.withRows) ref.row = r;
+      return ref;
+    });
   }
 
   private rowCount: Promise<number> | undefined;
