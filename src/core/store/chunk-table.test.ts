@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connect } from '@lancedb/lancedb';
+import { connect, Session } from '@lancedb/lancedb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { plainChunkRow, type ChunkRow } from './chunk-rows.js';
 import { ChunkTable } from './chunk-table.js';
@@ -69,4 +69,25 @@ describe('ChunkTable lexical state across a reopen', () => {
     expect(part.stats.docs).toBe(7);
     reopened.closeSnapshots();
   });
+});
+
+describe('ChunkTable.prewarmIndexes', () => {
+  it('loads the table’s indexes into the connection’s index cache', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-chunk-table-'));
+    dirs.push(dir);
+    const session = new Session();
+    const db = await connect(dir, { session });
+    const table = await ChunkTable.create(db, 'chunks__t', 0);
+    for (let d = 0; d < 50; d++) await table.add([row(`doc${d}`, 0, `fjord harbour note number ${d} pier ${d * 7}`)]);
+    expect(await table.prewarmIndexes()).toEqual([]);
+    await table.ensureFtsIndex();
+    table.closeSnapshots();
+    // A new connection, as a server finds the data dir at start: nothing cached yet.
+    const fresh = new Session();
+    const reopened = (await ChunkTable.open(await connect(dir, { session: fresh }), 'chunks__t'))!;
+    const before = fresh.sizeBytes();
+    expect(await reopened.prewarmIndexes()).toEqual(['fts_idx']);
+    expect(fresh.sizeBytes()).toBeGreaterThan(before);
+    reopened.closeSnapshots();
+  }, 60_000);
 });

@@ -402,6 +402,16 @@ export class ChunkTable {
     });
   }
 
+  /**
+   * Load every index of the table into LanceDB's index cache (the connection's), so that the first searches do
+   * not read them piece by piece (services/warm-up.ts). Returns the indexes loaded.
+   */
+  async prewarmIndexes(): Promise<string[]> {
+    const names = (await this.table.listIndices()).map((i) => i.name);
+    for (const name of names) await this.table.prewarmIndex(name);
+    return names;
+  }
+
   async ensureFtsIndex(): Promise<void> {
     if (this.lexical.indexed) return;
     await this.commit(async () => {
