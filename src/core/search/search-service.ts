@@ -89,7 +89,9 @@ export interface MultiRanking {
  * candidates of KBs on the same model are merged by cosine similarity; hybrid fuses the merged lexical
  * ranking with each model's merged vector ranking once, so a collection split over KBs ranks as it does in one.
  * `withRows`: full-text candidates, and the nearest rows of a vector search of one KB, carry their hit columns
- * (one read instead of a ranking then a fetch, where the lists are short and their head becomes the hits). `head`: how many of the
+ * (one read instead of a ranking then a fetch, where the lists are short and their head becomes the hits). In
+ * hybrid search the full-text list is read with its columns while the query is embedded and the vector list
+ * searched (the longer of the two): hits it holds need no second read (SciFact hybrid p50 14.8-15.1 → 13.3-13.5 ms). `head`: how many of the
  * ranking's best the caller reads (a KB searched alone whose index scores exactly is asked for no more, and one
  * past them to see a tie at the end).
  */
@@ -273,7 +275,7 @@ export async function search(ctx: CoreContext, input: ParsedInput<'search'>, opt
     input.mode,
     depth,
     options.fusion ?? 'adaptive',
-    input.mode !== 'hybrid' && depth <= 200,
+    depth <= 200,
     count,
   );
   let hits = await hydrateHits(ranking.snapshots, ranking.refs.slice(0, count));
