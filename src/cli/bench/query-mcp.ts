@@ -137,9 +137,10 @@ async function coldStarts(job: Job, pauseMs: number): Promise<StartRun[]> {
   return runs;
 }
 
-/** Timed calls, interleaved per query: fts 10, fts 50, hybrid 10. */
+/** Timed calls, interleaved per query: a ping (the stdio round trip alone), fts 10, fts 50, hybrid 10. */
 async function timedCalls(client: Client, job: Job, series: Series, bytes: Record<string, number[]>): Promise<void> {
   for (const q of job.queries) {
+    await timed(series, 'mcp ping', () => client.ping());
     for (const [mode, topK] of [
       ['fts', 10],
       ['fts', 50],
