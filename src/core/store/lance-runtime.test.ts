@@ -1,18 +1,27 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ensureLanceThreads } from './lance-runtime.js';
+import { configureLance } from './lance-runtime.js';
 
 describe("LanceDB's CPU pool", () => {
   it('gets at least 4 threads on a small machine, the core count on a big one, and a value the user set stays', () => {
     const small: NodeJS.ProcessEnv = {};
-    ensureLanceThreads(small, 2);
+    configureLance(small, 2);
     expect(small.LANCE_CPU_THREADS).toBe('4');
     const big: NodeJS.ProcessEnv = {};
-    ensureLanceThreads(big, 16);
+    configureLance(big, 16);
     expect(big.LANCE_CPU_THREADS).toBe('16');
     const set: NodeJS.ProcessEnv = { LANCE_CPU_THREADS: '1' };
-    ensureLanceThreads(set, 2);
+    configureLance(set, 2);
     expect(set.LANCE_CPU_THREADS).toBe('1');
+  });
+
+  it('builds the full-text index with one worker unless the user chose', () => {
+    const plain: NodeJS.ProcessEnv = {};
+    configureLance(plain, 2);
+    expect(plain.LANCE_FTS_NUM_SHARDS).toBe('1');
+    const set: NodeJS.ProcessEnv = { LANCE_FTS_NUM_SHARDS: '4' };
+    configureLance(set, 2);
+    expect(set.LANCE_FTS_NUM_SHARDS).toBe('4');
   });
 
   it('is set before the store connects (a fresh process that opens a store)', () => {
@@ -21,16 +30,19 @@ describe("LanceDB's CPU pool", () => {
       const os = await import('node:os'); const fs = await import('node:fs'); const path = await import('node:path');
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-lance-env-'));
       const s = await Store.open(path.join(dir, 'lance'), path.join(dir, 'kbs.json'));
-      process.stdout.write(String(process.env.LANCE_CPU_THREADS));
+      process.stdout.write(String(process.env.LANCE_CPU_THREADS) + ' ' + String(process.env.LANCE_FTS_NUM_SHARDS));
       fs.rmSync(dir, { recursive: true, force: true });`;
     const env = { ...process.env };
     delete env.LANCE_CPU_THREADS;
+    delete env.LANCE_FTS_NUM_SHARDS;
     const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
       env,
       encoding: 'utf8',
       timeout: 60_000,
     });
     expect(r.status, r.stderr).toBe(0);
-    expect(Number(r.stdout.trim())).toBeGreaterThanOrEqual(4);
+    const [threads, shards] = r.stdout.trim().split(' ');
+    expect(Number(threads)).toBeGreaterThanOrEqual(4);
+    expect(shards).toBe('1');
   }, 90_000);
 });

@@ -8,7 +8,7 @@ import { ContentFiles } from './content-files.js';
 import { DocumentsRepo } from './documents-repo.js';
 import { ExactStatsMark } from './exact-stats-mark.js';
 import { KbRegistry } from './kb-registry.js';
-import { ensureLanceThreads } from './lance-runtime.js';
+import { configureLance } from './lance-runtime.js';
 import { sqlString } from './sql.js';
 
 /**
@@ -72,7 +72,7 @@ export class Store {
 
   static async open(lanceDir: string, registryFile: string): Promise<Store> {
     fs.mkdirSync(lanceDir, { recursive: true });
-    ensureLanceThreads();
+    configureLance();
     const db = await lancedb.connect(lanceDir);
     const store = new Store(lanceDir, db, await DocumentsRepo.open(db), new KbRegistry(registryFile));
     await store.repairInterruptedWrites();
