@@ -10,8 +10,10 @@ describe('ANN query parameters', () => {
     // The measured settings for a top-10 query up to ~250k vectors stay as they were (docs/benchmarks.md).
     expect(annQuery(10)).toEqual({ nprobes: 32, ef: 64, refineFactor: 4 });
     expect(annQuery(10, 50_000)).toEqual({ nprobes: 32, ef: 64, refineFactor: 4 });
-    // At 1M vectors (500 partitions): 64 probes, the fewest measured with recall@10 ≥ 0.95.
-    expect(annQuery(10, 1_000_000).nprobes).toBe(64);
+    // At 1M vectors (500 partitions): 80 probes for a top-10 query (64, the fewest measured with recall@10 ≥ 0.95,
+    // fell to 0.947 on a second build), 64 for fusion's 100-deep list.
+    expect(annQuery(10, 1_000_000).nprobes).toBe(80);
+    expect(annQuery(100, 1_000_000).nprobes).toBe(64);
   });
 
   it('search a share of the partitions that grows with the index, never fewer than the minimum nor more than there are', () => {
