@@ -10,7 +10,8 @@ import { writeFileAtomic } from '../util/json-file.js';
  * - written (with the table version) after the index was built from the table's rows (upkeep builds it afresh);
  * - removed before any commit that removes or rewrites rows, so that a kill -9 at any line leaves it absent (and
  *   the next start counts, the safe way) or true.
- * A file beside the LanceDB tables: `.fts-exact-<table>`, holding `{"version": N}`.
+ * A file beside the LanceDB tables: `.fts-exact-<table>`, holding `{"version": N}`. What it cannot see: a writer
+ * that does not keep it (a ragdesk from before it, run on the same data dir) removing rows while it is there.
  */
 export class ExactStatsMark {
   constructor(private readonly file: string | undefined) {}
