@@ -31,12 +31,21 @@ export class ExactStatsMark {
     }
   }
 
-  /** Record that the index is exact at `version` (atomically: a torn file reads as absent). */
+  /**
+   * Record that the index is exact at `version` (atomically: a torn file reads as absent). A record that cannot be
+   * written (a full disk) is only a lost shortcut, so upkeep goes on: an earlier record left in place still holds
+   * (it would have been cleared by any removal since), and without one the next start counts instead.
+   */
   set(version: number): void {
-    if (this.file) writeFileAtomic(this.file, JSON.stringify({ version }));
+    if (!this.file) return;
+    try {
+      writeFileAtomic(this.file, JSON.stringify({ version }));
+    } catch {
+      // see above
+    }
   }
 
-  /** Before rows go: the index stops being exact with the next commit. */
+  /** Before rows go: the index stops being exact with the next commit (a record that cannot go stops the write). */
   clear(): void {
     if (this.file) fs.rmSync(this.file, { force: true });
   }
