@@ -179,3 +179,34 @@ describe('exact full-text ranking whatever the index state', () => {
     await expectExact('rolled back');
   }, 60_000);
 });
+
+describe('a ranking LanceDB scored (one KB, exact statistics)', () => {
+  const scored = (chunk_id: string, score: number) => ({ chunk_id, doc_id: chunk_id.split('#')[0]!, chunk_index: 0, score });
+  const part = (...c: ReturnType<typeof scored>[]) => ({ stats: { docs: 0, tokens: 0, df: new Map() }, candidates: [], scored: c });
+
+  it('is taken as it came: best first, ties by chunk id, rows without a match dropped, `depth` of them', () => {
+    const ranked = rankLexical(
+      [{ kb, part: part(scored('b#1', 1.5), scored('a#9', 2), scored('a#2', 1.5), scored('z#0', 0), scored('c#3', 1)) }],
+      3,
+    );
+    expect(ranked.map((r) => [r.chunk_id, r.score])).toEqual([
+      ['a#9', 2],
+      ['a#2', 1.5],
+      ['b#1', 1.5],
+    ]);
+    expect(ranked.every((r) => r.kb === kb)).toBe(true);
+  });
+
+  it('is refused across KBs, whose statistics must be added up', () => {
+    const other = { ...kb, kb_id: 'other' } as Kb;
+    expect(() =>
+      rankLexical(
+        [
+          { kb, part: part(scored('a#1', 1)) },
+          { kb: other, part: part(scored('b#1', 1)) },
+        ],
+        10,
+      ),
+    ).toThrow(/one KB/);
+  });
+});

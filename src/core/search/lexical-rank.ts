@@ -1,4 +1,5 @@
 import type { Kb } from '../../shared/contract/index.js';
+import { RagError } from '../../shared/errors.js';
 import { addStats, bm25, emptyStats } from '../store/bm25.js';
 import type { ChunkRef } from '../store/chunk-table.js';
 import type { LexicalPart } from '../store/lexical-index.js';
@@ -19,7 +20,8 @@ export const refKey = (r: KbRef): string => `${r.kb.kb_id}\u0000${r.chunk_id}`;
  */
 export function rankLexical(parts: Array<{ kb: Kb; part: LexicalPart }>, depth: number): KbRef[] {
   const only = parts.length === 1 ? parts[0]! : undefined;
-  if (parts.some((p) => p.part.scored) && !only) throw new Error('rankLexical: scores taken as they are need a single KB');
+  if (parts.some((p) => p.part.scored) && !only)
+    throw new RagError('internal', 'a full-text ranking taken as LanceDB scored it spans one KB only');
   // One KB whose index scored exactly (lexical-index.ts `part`): its ranking, best first, as it came.
   if (only?.part.scored)
     return only.part.scored
