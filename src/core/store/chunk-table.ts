@@ -365,7 +365,6 @@ export class ChunkTable {
     return this.hydrate(await this.vectorRank(vector, limit, where, options));
   }
 
-  /** Chunks still waiting for a vector (written while the model was unavailable). */
   /** Title, text and vector of the chunks of some documents that have one (to reuse when a file only moved). */
   async vectorsOf(docIds: string[]): Promise<Array<{ title: string; text: string; vector: Float32Array }>> {
     if (this.vectorDim === 0 || docIds.length === 0) return [];
@@ -381,6 +380,7 @@ export class ChunkTable {
     });
   }
 
+  /** Chunks still waiting for a vector (written while the model was unavailable). */
   async chunksWithoutVectors(limit: number): Promise<Array<{ chunk_id: string; title: string; text: string }>> {
     let q = this.table.query().select(['chunk_id', 'title', 'text']).limit(limit);
     if (this.vectorDim > 0) q = q.where('vector IS NULL');
@@ -436,8 +436,9 @@ export class ChunkTable {
   }
 
   /**
-   * Compact fragments, fold new rows into the indexes and drop deleted rows from them; afterwards the full-text
-   * index covers every row. O(table): run by upkeep in the background (services/indexing.ts), under the write lock.
+   * Compact fragments, fold new rows into the vector index and drop deleted rows from it, prune old versions, then
+   * build the full-text index again from the rows: afterwards it covers every row and its statistics are exact.
+   * O(table): run by upkeep in the background (services/indexing.ts), under the write lock.
    */
   async optimize(): Promise<void> {
     // Searches meanwhile read the last version before upkeep (`before`).
