@@ -8,7 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import { RagError, toErrorEnvelope } from '../../../shared/errors.js';
 import { runOcrPageTask, type OcrPageTask } from '../../ocr/page-task.js';
 import { packParsed, parseWithParser, type ParseTaskPayload } from '../registry.js';
-import { parseSection, type SectionTask } from '../stream/section-task.js';
+import { packSection, parseSection, type SectionTask } from '../stream/section-task.js';
 import type { PoolRequest, PoolResponse, TaskProgress } from './protocol.js';
 
 // stdout carries the MCP protocol in one process mode: nothing from this thread may print there.
@@ -34,7 +34,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const TASK_HANDLERS: Record<string, Handler> = {
   parse: async (payload: ParseTaskPayload) => packParsed(await parseWithParser(payload)),
   // One section of a large text or Markdown file (stream/section-task.ts).
-  section: async (payload: SectionTask) => parseSection(payload),
+  section: async (payload: SectionTask) => packSection(parseSection(payload)),
   // One OCR page (src/core/ocr/page-task.ts): a scan is read page by page, each page a task of its own.
   'ocr-page': (payload: OcrPageTask, ctx) => runOcrPageTask(payload, ctx.signal),
   // Self-tests of the pool's limits (parse-pool.test.ts): a stuck parser, a greedy one, one that reports progress.

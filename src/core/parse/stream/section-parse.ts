@@ -1,10 +1,10 @@
 import type { Metadata } from '../../../shared/contract/index.js';
 import { HeadingTracker } from '../assemble.js';
 import type { ParsePool } from '../pool/parse-pool.js';
-import { unpackParsed } from '../registry.js';
 import { encodingMetadata } from '../text-parser.js';
 import type { ParsedDocument } from '../types.js';
-import { parseSection, type SectionBlocks, type SectionTask } from './section-task.js';
+import type { PackedDocument } from '../registry.js';
+import { parseSection, unpackSection, type SectionBlocks, type SectionTask } from './section-task.js';
 import type { TextSection } from './text-sections.js';
 
 /**
@@ -47,14 +47,17 @@ export class SectionParser {
     this.placed = new Promise<void>((resolve) => (done = resolve));
     try {
       const task: SectionTask = { format: this.format, source: section.source, firstLine: section.firstLine, first };
-      const got = this.pool ? await this.pool.run<SectionBlocks>('section', task, signal ? { signal } : {}) : parseSection(task);
+      // In this thread the document is used as parsed; only one from the pool was packed to cross over.
+      const got = this.pool
+        ? unpackSection(await this.pool.run<SectionBlocks<PackedDocument>>('section', task, signal ? { signal } : {}))
+        : parseSection(task);
       await before;
       for (const w of got.warnings) this.warnings.add(w);
       if (first) {
         this.metadata = { ...(got.frontMatter ?? {}), ...encodingMetadata(this.encoding) };
         this.title = got.title;
       }
-      const doc = unpackParsed(got.doc);
+      const doc = got.doc;
       doc.metadata = this.metadata;
       if (this.format === 'markdown') for (const b of doc.blocks) this.place(b);
       return doc;
