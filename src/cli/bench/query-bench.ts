@@ -168,20 +168,12 @@ async function inProcess(
       vector_index: stats?.vector_index,
       raw_vector_query: annReady ? { ann: annQuery(10) } : 'exact (no ANN index)',
     };
-    const rawFts = (analyzed: string, limit: number) =>
+    const rawFts = (analyzed: string, limit: number, columns = ['chunk_id']) =>
       raw
         .query()
         .fullTextSearch(analyzed, { columns: ['fts'] })
-        .select(['chunk_id', '_score'])
+        .select([...columns, '_score'])
         .limit(limit)
-        .toArray();
-    // The same call reading what a hit shows: the least any search that answers with text can cost.
-    const rawFtsHits = (analyzed: string) =>
-      raw
-        .query()
-        .fullTextSearch(analyzed, { columns: ['fts'] })
-        .select(['chunk_id', ...READ_COLUMNS, '_score'])
-        .limit(10)
         .toArray();
     const rawVector = (v: Float32Array | number[]) => {
       let q = raw.vectorSearch(Array.from(v)).column('vector').distanceType('cosine').select(['chunk_id', '_distance']).limit(10);
@@ -196,7 +188,8 @@ async function inProcess(
       const analyzed = await timed(series, 'analyzer', async () => analyzeForIndex(q));
       await timed(series, 'raw fts 10', () => rawFts(analyzed, 10));
       await timed(series, 'raw fts 50', () => rawFts(analyzed, 50));
-      await timed(series, 'raw fts 10 + hit columns', () => rawFtsHits(analyzed));
+      // The same call reading what a hit shows: the least any search that answers with text can cost.
+      await timed(series, 'raw fts 10 + hit columns', () => rawFts(analyzed, 10, ['chunk_id', ...READ_COLUMNS]));
       const [vec] = await timed(series, 'query embedding', () => embedder.embedQueries([q]));
       await timed(series, 'raw vector 10', () => rawVector(vec!));
       await timed(series, 'core fts 10', () => core10(q, 'fts'));

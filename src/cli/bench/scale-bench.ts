@@ -174,15 +174,8 @@ export async function benchScale(
   };
 }
 
-interface BuiltKb {
-  corpus: string;
-  model: string;
-  chunks: number;
-  dim: number;
-  ingest: Record<string, number>;
-  index: Record<string, number | string>;
-  ingest_peak_mb: number;
-}
+/** What building the KB measured (kept beside a KB built in RAGDESK_SCALE_DATA, for later runs that reuse it). */
+type BuiltKb = Pick<ScaleReport, 'corpus' | 'model' | 'chunks' | 'dim' | 'ingest' | 'index'> & { ingest_peak_mb: number };
 
 /** Ingest `n` chunks into a fresh KB in `dataDir` and build its indexes by the product's policy. */
 async function buildKb(

@@ -207,29 +207,20 @@ export async function streamFile(ctx: CoreContext, kbId: string, input: StreamIn
   } catch (err) {
     writer.abort();
     const t = table;
+    const succeeded = (p: Promise<unknown>) =>
+      p.then(
+        () => true,
+        () => false,
+      );
     if (state.committed && t) {
       // The document row names this version: the write stands; its rows must replace the older ones, not go.
-      const done = await ctx.store
-        .write(kbId, () => t.publishStaged(ver, input.doc_id))
-        .then(
-          () => true,
-          () => false,
-        );
-      if (done) ctx.store.endStaged(ver);
+      if (await succeeded(ctx.store.write(kbId, () => t.publishStaged(ver, input.doc_id)))) ctx.store.endStaged(ver);
       throw err;
     }
     fs.rmSync(ctx.store.contents.file(kbId, input.doc_id, ver), { force: true });
     // Only once its rows are gone may the marker go: a store closing under the write (the app quitting) leaves it,
     // and the next open removes the rows, which nothing would hide then.
-    const dropped =
-      !t ||
-      (await ctx.store
-        .write(kbId, () => t.dropStaged(ver))
-        .then(
-          () => true,
-          () => false,
-        ));
-    if (dropped) ctx.store.endStaged(ver);
+    if (!t || (await succeeded(ctx.store.write(kbId, () => t.dropStaged(ver))))) ctx.store.endStaged(ver);
     throw err;
   } finally {
     scheduleIndexing(ctx, kbId);
