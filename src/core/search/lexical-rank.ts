@@ -28,7 +28,7 @@ export function rankLexical(parts: Array<{ kb: Kb; part: LexicalPart }>, depth: 
       .filter((c) => c.score > 0)
       .sort((a, b) => b.score - a.score || a.chunk_id.localeCompare(b.chunk_id))
       .slice(0, depth)
-      .map(({ row, rowid, ...c }) => ({ kb: only.kb, ...c, ...(rowid !== undefined ? { rowid } : {}), ...(row ? { row } : {}) }));
+      .map((c) => ({ ...c, kb: only.kb }));
   const stats = parts.reduce((acc, p) => addStats(acc, p.part.stats), emptyStats());
   const out: KbRef[] = [];
   const seen = new Set<string>();

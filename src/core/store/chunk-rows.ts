@@ -125,9 +125,11 @@ export interface ChunkRef {
 
 export const REF_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index'];
 
-export function toRef(r: Raw, score: number): ChunkRef {
+/** A ranked row as a ref; `withRow`: it carries the row read with the ranking (its readable columns). */
+export function toRef(r: Raw, score: number, withRow = false): ChunkRef {
   const ref: ChunkRef = { chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), chunk_index: Number(r.chunk_index), score };
   if (typeof r._rowid === 'bigint') ref.rowid = r._rowid;
+  if (withRow) ref.row = r;
   return ref;
 }
 

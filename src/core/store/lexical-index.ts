@@ -1,7 +1,8 @@
 import type { Table } from '@lancedb/lancedb';
 import { dfFromScore, emptyStats, indexLength, termCounts, type LexStats } from './bm25.js';
-import { plainRows, READ_COLUMNS } from './chunk-rows.js';
+import { plainRows, READ_COLUMNS, toRef, type ChunkRef, type Raw } from './chunk-rows.js';
 import { ExactStatsMark } from './exact-stats-mark.js';
+import { appendOnly, endAddress } from './table-history.js';
 
 /**
  * Full-text ranking that is right after every write, whatever state LanceDB's index is in.
@@ -27,28 +28,13 @@ import { ExactStatsMark } from './exact-stats-mark.js';
  *   then takes it as it comes (one query for the rows and their scores; `part`'s `scoredDepth`).
  */
 
-type Raw = Record<string, unknown>;
-
-/** A row that holds at least one query term: its key, where it is, and what BM25 needs of it. */
-export interface LexCandidate {
-  chunk_id: string;
-  doc_id: string;
-  chunk_index: number;
-  rowid?: bigint;
+/**
+ * A row that holds at least one query term: its key, where it is (and its readable columns, when the caller asked
+ * for them: it then needs no second read for hits), and what BM25 needs of it.
+ */
+export interface LexCandidate extends Omit<ChunkRef, 'score'> {
   tf: Map<string, number>;
   dl: number;
-  /** The row's readable columns, when the caller asked for them (it then needs no second read for hits). */
-  row?: Raw;
-}
-
-/** A candidate scored by LanceDB itself (see LexicalIndex.part, `scoredDepth`): its BM25 score, exact. */
-export interface ScoredCandidate {
-  chunk_id: string;
-  doc_id: string;
-  chunk_index: number;
-  rowid?: bigint;
-  score: number;
-  row?: Raw;
 }
 
 export interface LexicalPart {
@@ -56,10 +42,11 @@ export interface LexicalPart {
   stats: LexStats;
   candidates: LexCandidate[];
   /**
-   * Candidates already scored by LanceDB, best first, when its scores were exact (see `part`'s `scoredDepth`);
-   * `stats` and `candidates` are then empty. Only a search over this one table may use them as they are.
+   * Candidates already scored by LanceDB (BM25, exact), best first, when its scores were exact (see `part`'s
+   * `scoredDepth`); `stats` and `candidates` are then empty. Only a search over this one table may use them as
+   * they are.
    */
-  scored?: ScoredCandidate[];
+  scored?: ChunkRef[];
 }
 
 const CANDIDATE_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index', 'fts', 'fts_len'];
@@ -341,17 +328,7 @@ async function scoredPart(table: Table, terms: string[], depth: number, where: s
   let rows = await fetch(depth);
   const edge = depth >= 2 ? Number(rows[depth - 2]?._score) : NaN;
   for (let limit = depth; rows.length === limit && tie(Number(rows[limit - 1]!._score), edge);) rows = await fetch((limit *= 4));
-  return rows.map((r): ScoredCandidate => {
-    const c: ScoredCandidate = {
-      chunk_id: String(r.chunk_id),
-      doc_id: String(r.doc_id),
-      chunk_index: Number(r.chunk_index),
-      score: Number(r._score),
-    };
-    if (typeof r._rowid === 'bigint') c.rowid = r._rowid;
-    if (withRows) c.row = r;
-    return c;
-  });
+  return rows.map((r) => toRef(r, Number(r._score), withRows));
 }
 
 /** Scores equal up to float32 rounding. */
@@ -373,44 +350,6 @@ async function derivedDf(table: Table, term: string, base: { docs: number; token
   const tf = termCounts(fts, new Set([term])).get(term) ?? 0;
   const dl = r.fts_len === null || r.fts_len === undefined ? indexLength(fts) : Number(r.fts_len);
   return dfFromScore(Number(r._score), tf, dl, base.docs, base.tokens);
-}
-
-/**
- * Whether no row was ever removed from the table (so an index over it, however built and folded, counts only
- * live rows), from LanceDB's version history: every version since the first kept, none with deleted rows or fewer
- * fragments than the one before, and fragment ids 0..F-1 all present now. A removal shows as deleted rows, as a
- * drop in the fragment count at its version, or (a fragment dropped and others written in the same commit) as a
- * gap below the highest fragment id, which ids that only grow never fill. Compaction also lowers the count: it
- * reads as a removal (safe). A history pruned by upkeep cannot tell: false.
- */
-async function appendOnly(table: Table): Promise<boolean> {
-  const current = await table.version();
-  const versions = (await table.listVersions()).filter((v) => v.version <= current).sort((a, b) => a.version - b.version);
-  if (versions[0]?.version !== 1) return false;
-  let fragments = 0;
-  for (const v of versions) {
-    const f = Number(v.metadata.total_fragments ?? 0);
-    const deleted = Number(v.metadata.total_deletion_file_rows ?? 0);
-    if (!Number.isInteger(f) || deleted !== 0 || f < fragments) return false;
-    fragments = f;
-  }
-  return (await endAddress(table)) === BigInt(fragments) << 32n;
-}
-
-/** One past the highest fragment id holding rows, as an address: `(max fragment + 1) << 32`. */
-async function endAddress(table: Table): Promise<bigint> {
-  if ((await table.countRows()) === 0) return 0n;
-  const atOrAbove = async (f: number) => (await table.countRows(`_rowaddr >= ${BigInt(f) << 32n}`)) > 0;
-  // Exponential then binary search for the first fragment id with no rows at or above it.
-  let hi = 1;
-  while (await atOrAbove(hi)) hi *= 2;
-  let lo = 0;
-  while (lo + 1 < hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (await atOrAbove(mid)) lo = mid;
-    else hi = mid;
-  }
-  return BigInt(hi) << 32n;
 }
 
 /** Every row at or above the watermark: counted into the statistics; those with a term that pass `where` kept. */

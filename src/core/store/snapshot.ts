@@ -60,11 +60,7 @@ export class TableSnapshot {
     }
     const filter = andWhere(where, this.hidden);
     if (filter) q = q.where(filter);
-    return plainRows(await q.toArrow()).map((r) => {
-      const ref = toRef(r, 1 - Number(r._distance));
-      if (options.withRows) ref.row = r;
-      return ref;
-    });
+    return plainRows(await q.toArrow()).map((r) => toRef(r, 1 - Number(r._distance), options.withRows));
   }
 
   private rowCount: Promise<number> | undefined;

@@ -1,0 +1,44 @@
+import type { Table } from '@lancedb/lancedb';
+
+/*
+ * What a LanceDB table's version history and row addresses tell about its rows (lexical-index.ts reads them to
+ * know which rows its full-text index covers and whether the index's statistics are the live rows').
+ */
+
+/**
+ * Whether no row was ever removed from the table (so an index over it, however built and folded, counts only
+ * live rows), from LanceDB's version history: every version since the first kept, none with deleted rows or fewer
+ * fragments than the one before, and fragment ids 0..F-1 all present now. A removal shows as deleted rows, as a
+ * drop in the fragment count at its version, or (a fragment dropped and others written in the same commit) as a
+ * gap below the highest fragment id, which ids that only grow never fill. Compaction also lowers the count: it
+ * reads as a removal (safe). A history pruned by upkeep cannot tell: false.
+ */
+export async function appendOnly(table: Table): Promise<boolean> {
+  const current = await table.version();
+  const versions = (await table.listVersions()).filter((v) => v.version <= current).sort((a, b) => a.version - b.version);
+  if (versions[0]?.version !== 1) return false;
+  let fragments = 0;
+  for (const v of versions) {
+    const f = Number(v.metadata.total_fragments ?? 0);
+    const deleted = Number(v.metadata.total_deletion_file_rows ?? 0);
+    if (!Number.isInteger(f) || deleted !== 0 || f < fragments) return false;
+    fragments = f;
+  }
+  return (await endAddress(table)) === BigInt(fragments) << 32n;
+}
+
+/** One past the highest fragment id holding rows, as an address: `(max fragment + 1) << 32`. */
+export async function endAddress(table: Table): Promise<bigint> {
+  if ((await table.countRows()) === 0) return 0n;
+  const atOrAbove = async (f: number) => (await table.countRows(`_rowaddr >= ${BigInt(f) << 32n}`)) > 0;
+  // Exponential then binary search for the first fragment id with no rows at or above it.
+  let hi = 1;
+  while (await atOrAbove(hi)) hi *= 2;
+  let lo = 0;
+  while (lo + 1 < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (await atOrAbove(mid)) lo = mid;
+    else hi = mid;
+  }
+  return BigInt(hi) << 32n;
+}
