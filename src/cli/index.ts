@@ -1,4 +1,7 @@
+import { configureHeapGrowth } from '../core/util/heap-growth.js';
 import { run } from './program.js';
+
+configureHeapGrowth();
 
 /** Entry point of the `ragdesk` binary. */
 // `ragdesk docs list | head`: a reader that stops early is not an error.
