@@ -10,6 +10,9 @@ import { chunkingFrom, chunkingOptions, collect, globals } from './common.js';
 
 const COLUMNS = ['dataset', 'mode', 'queries', 'ndcg_at_10', 'recall_at_100', 'mrr_at_10', 'model'];
 
+/** The table's columns: the depth read shows when it is not the default. */
+const columnsFor = (reports: ReadonlyArray<object>) => (reports.some((r) => 'candidates' in r) ? [...COLUMNS, 'candidates'] : COLUMNS);
+
 interface EvalCliOptions {
   dataset?: string;
   kb?: string;
@@ -18,6 +21,7 @@ interface EvalCliOptions {
   mode?: string;
   fusion: string;
   splitKbs: string;
+  candidates?: string;
 }
 
 function progressReporter(enabled: boolean) {
@@ -48,7 +52,7 @@ function printGroups(groups: Group[]): void {
     printLine(
       `model ${g.model}${g.index === 'current' ? ' (the KB as it is)' : g.index === 'copy' ? ' (re-embedded copy of the KB)' : ''}`,
     );
-    printTable(g.reports as unknown as Array<Record<string, unknown>>, COLUMNS);
+    printTable(g.reports as unknown as Array<Record<string, unknown>>, columnsFor(g.reports));
     for (const r of g.reports) if (r.degraded) process.stderr.write(`note (${g.model}, ${r.mode}): ${r.degraded}\n`);
   }
 }
@@ -70,6 +74,7 @@ export function registerEval(program: Command): void {
       .option('--model <preset|folder>', 'embedding model; repeat to compare (--dataset default: multilingual)', collect)
       .option('--mode <mode>', 'fts | vector | hybrid | all (default: fts for one dataset model, all when comparing)')
       .option('--fusion <method>', `hybrid fusion: ${FUSION_METHODS.join(' | ')}`, 'adaptive')
+      .option('--candidates <n>', 'with --dataset: how deep each ranking is read and fused (default 100; Recall@100 counts at most n)')
       .option('--split-kbs <n>', 'with --dataset: split the collection over n KBs (alternating doc ids) and search them together', '1'),
   ).action(async (o: EvalCliOptions & Record<string, unknown>, cmd: Command) => {
     const g = globals(cmd);
@@ -82,6 +87,10 @@ export function registerEval(program: Command): void {
     if (!FUSION_METHODS.includes(o.fusion as FusionMethod)) cmd.error(`unknown fusion ${o.fusion}`);
     const fusion = o.fusion as FusionMethod;
     if (!(Number.isInteger(Number(o.splitKbs)) && Number(o.splitKbs) >= 1)) cmd.error('--split-kbs takes a whole number from 1');
+    const candidates = o.candidates === undefined ? undefined : Number(o.candidates);
+    if (candidates !== undefined && !(Number.isInteger(candidates) && candidates >= 1 && candidates <= 1000))
+      cmd.error('--candidates takes a whole number from 1 to 1000');
+    if (candidates !== undefined && o.kb) cmd.error('--candidates applies to --dataset only');
     const progress = progressReporter(!g.json);
 
     if (o.kb) {
@@ -113,6 +122,7 @@ export function registerEval(program: Command): void {
           allowDownload: g.download !== false,
           ...(chunking ? { chunking } : {}),
           splitKbs: Number(o.splitKbs),
+          ...(candidates !== undefined ? { candidates } : {}),
           onProgress: progress.onProgress,
         });
         groups.push({ model, index: 'fresh', reports });
@@ -124,7 +134,7 @@ export function registerEval(program: Command): void {
       // One model: the shape scripts have relied on (one report, or one per mode).
       const reports = groups[0]!.reports;
       if (g.json) return printJson(reports.length === 1 ? reports[0] : reports);
-      printTable(reports as unknown as Array<Record<string, unknown>>, COLUMNS);
+      printTable(reports as unknown as Array<Record<string, unknown>>, columnsFor(reports));
       for (const r of reports) if (r.degraded) process.stderr.write(`note (${r.mode}): ${r.degraded}\n`);
       return;
     }

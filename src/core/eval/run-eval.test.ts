@@ -86,4 +86,17 @@ describe('ragdesk eval', () => {
     expect(ndcg(two, 'fts')).toBeCloseTo(ndcg(one, 'fts'), 4);
     expect(Math.abs(ndcg(two, 'hybrid') - ndcg(one, 'hybrid'))).toBeLessThanOrEqual(0.01);
   }, 120_000);
+
+  it('reads each ranking only as deep as --candidates says, and reports the depth', async () => {
+    const base = { dataset, model, models, modes: ['fts', 'hybrid'] as Array<'fts' | 'hybrid'> };
+    const deep = await runEval(base);
+    const shallow = await runEval({ ...base, candidates: 3 });
+    expect(deep.every((r) => r.candidates === undefined)).toBe(true);
+    expect(shallow.every((r) => r.candidates === 3)).toBe(true);
+    for (const r of shallow) {
+      // every query has 5 relevant documents: 3 read can find 3 of them at most
+      expect(r.recall_at_100).toBeLessThanOrEqual(0.6);
+      expect(r.recall_at_100).toBeLessThan(deep.find((d) => d.mode === r.mode)!.recall_at_100);
+    }
+  }, 120_000);
 });

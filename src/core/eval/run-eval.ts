@@ -14,6 +14,8 @@ export interface EvalOptions {
   model: string;
   modes: SearchMode[];
   fusion?: FusionMethod;
+  /** How deep each ranking is read and fused (default 100; Recall@100 then counts at most that many). */
+  candidates?: number;
   chunking?: ChunkingOverride;
   allowDownload?: boolean;
   models?: ModelManager;
@@ -48,6 +50,8 @@ export interface EvalReport {
   recall_at_100: number;
   mrr_at_10: number;
   fusion?: FusionMethod;
+  /** The depth each ranking was read to, when not the default 100. */
+  candidates?: number;
   model: string;
   /** KBs the collection was split over (absent: one). */
   kbs?: number;

@@ -8,6 +8,9 @@ import type { EvalReport } from './run-eval.js';
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
+/** The depth every ranking is read to unless told otherwise (Recall@100 needs 100). */
+export const DEFAULT_EVAL_CANDIDATES = 100;
+
 /** A judged query: relevant doc_ids with their gains (1 for plain relevance). */
 export interface JudgedQuery {
   query: string;
@@ -27,11 +30,14 @@ export async function scoreModes(
     model: string;
     modes: SearchMode[];
     fusion?: FusionMethod;
+    /** How deep each ranking is read (and fused) per query (default 100, what search_kb reads for hybrid). */
+    candidates?: number;
     onProgress?: (stage: string, done: number, total: number) => void;
   },
 ): Promise<EvalReport[]> {
   const reports: EvalReport[] = [];
   const targets = (Array.isArray(kb) ? kb : [kb]).map((k) => ({ kb: k }));
+  const depth = options.candidates ?? DEFAULT_EVAL_CANDIDATES;
   for (const mode of options.modes) {
     let ndcg = 0;
     let recall = 0;
@@ -39,7 +45,7 @@ export async function scoreModes(
     let n = 0;
     let degraded: string | undefined;
     for (const { query, relevant: rel } of queries) {
-      const out = await rankKbs(ctx, targets, query, analyzeForIndex(query), mode, 100, options.fusion ?? 'adaptive');
+      const out = await rankKbs(ctx, targets, query, analyzeForIndex(query), mode, depth, options.fusion ?? 'adaptive');
       degraded ??= out.degraded;
       const ranked: string[] = [];
       for (const h of out.refs) if (!ranked.includes(h.doc_id)) ranked.push(h.doc_id);
@@ -59,6 +65,7 @@ export async function scoreModes(
       mrr_at_10: avg(mrr),
       model: options.model,
       ...(mode === 'hybrid' ? { fusion: options.fusion ?? 'adaptive' } : {}),
+      ...(depth !== DEFAULT_EVAL_CANDIDATES ? { candidates: depth } : {}),
       ...(degraded ? { degraded } : {}),
     });
   }
