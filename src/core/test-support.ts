@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { Core, type OpenCoreOptions } from './core.js';
 import { buildFixtureModel, buildFixtureReranker } from './embed/fixture-model.js';
 
@@ -50,4 +51,18 @@ export async function eventually(check: () => Promise<void>, ms = 20_000): Promi
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+}
+
+let haveSameMap: ((a: object, b: object) => boolean) | undefined;
+
+/**
+ * Whether two objects share V8's hidden class (`%HaveSameMap`; natives syntax is turned on for this process the
+ * first time it is asked). Objects kept by the thousand, or read in a hot loop, should: see store/chunk-rows.ts.
+ */
+export function sameHiddenClass(a: object, b: object): boolean {
+  if (!haveSameMap) {
+    v8.setFlagsFromString('--allow-natives-syntax');
+    haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+  }
+  return haveSameMap(a, b);
 }

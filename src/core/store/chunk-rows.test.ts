@@ -1,8 +1,8 @@
 import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../test-support.js';
-import { plainRows } from './chunk-rows.js';
+import { sameHiddenClass, tempDir } from '../test-support.js';
+import { plainChunkRow, plainRows, writeRow, type ChunkRow } from './chunk-rows.js';
 
 describe('plainRows', () => {
   it('reads a LanceDB result into the values its row proxies give, nulls and row ids included', async () => {
@@ -19,5 +19,29 @@ describe('plainRows', () => {
     expect(rows[1]!.page).toBeNull();
     table.close();
     db.close();
+  });
+});
+
+describe('writeRow', () => {
+  const rows = Array.from({ length: 50 }, (_, i) =>
+    plainChunkRow({ chunk_id: `d${i}#v#0`, doc_id: `d${i}`, chunk_index: 0, text: `text ${i}`, fts: `text ${i}`, meta: { m_lang: 'en' } }),
+  );
+
+  it('gives the columns: every own column but meta and vector, fts_len, the vector when asked, the metadata columns', () => {
+    const row = writeRow(rows[3]!, true, ['m_lang', 'm_year']);
+    expect(row).toMatchObject({ chunk_id: 'd3#v#0', text: 'text 3', fts_len: 2, vector: null, m_lang: 'en', m_year: null });
+    expect('meta' in row).toBe(false);
+    expect('vector' in writeRow(rows[3]!, false, [])).toBe(false);
+  });
+
+  it('builds every row with one hidden class (a spread and an added key would give each its own)', () => {
+    const built = rows.map((r) => writeRow(r, true, ['m_lang']));
+    expect(built.every((r) => sameHiddenClass(r, built[0]!))).toBe(true);
+    // what the helper tells apart: the construction writeRow replaced
+    const spread = rows.map((r: ChunkRow) => {
+      const { meta, vector, ...rest } = r;
+      return { ...rest, fts_len: 1, vector, lang: meta.m_lang };
+    });
+    expect(spread.filter((r) => sameHiddenClass(r, spread[0]!)).length).toBeLessThan(spread.length);
   });
 });

@@ -7,7 +7,7 @@ import { buildArrowTable } from './arrow-build.js';
 import { chunksSchema, metadataArrowType, metadataNullSql } from './arrow-schemas.js';
 import { annPartitions } from './ann-params.js';
 import { indexLength } from './bm25.js';
-import { plain, READ_COLUMNS, toStored, type ChunkRef, type ChunkRow, type Raw, type StoredChunk } from './chunk-rows.js';
+import { plain, READ_COLUMNS, toStored, writeRow, type ChunkRef, type ChunkRow, type Raw, type StoredChunk } from './chunk-rows.js';
 import { metadataColumn } from './filters.js';
 import { ExactStatsMark } from './exact-stats-mark.js';
 import { LexicalIndex, type LexicalPart } from './lexical-index.js';
@@ -228,13 +228,7 @@ export class ChunkTable {
 
   private arrowRows(rows: ChunkRow[]) {
     const metaColumns = this.schema.fields.map((f) => f.name).filter((n) => n.startsWith('m_'));
-    const data = rows.map((r) => {
-      const { meta, vector, ...rest } = r;
-      const out: Record<string, unknown> = { ...rest, fts_len: indexLength(r.fts) };
-      if (this.vectorDim > 0) out.vector = vector;
-      for (const col of metaColumns) out[col] = meta[col] ?? null;
-      return out;
-    });
+    const data = rows.map((r) => writeRow(r, this.vectorDim > 0, metaColumns));
     return buildArrowTable(this.schema, data);
   }
 
