@@ -31,7 +31,7 @@ export async function examineStreamed(
     return { settled: failed(base, toErrorEnvelope(err), existed) };
   }
   if (!options.force && prev && prev.file_hash === base.file_hash && prev.doc_id === item.doc_id && stillValid(prev)) {
-    return { settled: { outcome: 'unchanged', chunks: 0, record: { ...prev, ...base } } };
+    return { settled: { outcome: 'unchanged', chunks: 0, record: Object.assign({}, prev, base) } };
   }
   let verdict: Verdict = { status: 'ok', message: 'indexed' };
   try {

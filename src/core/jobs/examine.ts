@@ -100,7 +100,7 @@ export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord |
   }
   base.file_hash = sha256(data);
   if (!options.force && prev && prev.file_hash === base.file_hash && prev.doc_id === item.doc_id && stillValid(prev, env.docs)) {
-    return { settled: { outcome: 'unchanged', chunks: 0, record: { ...prev, ...base } } };
+    return { settled: { outcome: 'unchanged', chunks: 0, record: Object.assign({}, prev, base) } };
   }
   let parsed: ParsedDocument;
   try {
@@ -134,7 +134,7 @@ async function finish(env: ExamineEnv, item: JobItem, parsed: ParsedDocument, ba
     const verdict = verdictForParsed(parsed, env.covered, kb.embedding_model);
     if (verdict.status === 'no_text_layer' || verdict.status === 'empty') {
       return {
-        settled: { outcome: 'skipped', chunks: 0, record: { ...base, ...verdict, parser: parsed.parser, indexed: false } },
+        settled: { outcome: 'skipped', chunks: 0, record: Object.assign({}, base, verdict, { parser: parsed.parser, indexed: false }) },
         stale: existed,
       };
     }

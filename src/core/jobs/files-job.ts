@@ -25,20 +25,32 @@ export interface FilesJobOptions {
   groupSize?: number;
 }
 
-/** A settled item as the outcome `ragdesk add` reports. */
+/**
+ * A settled item as the outcome `ragdesk add` reports. Kept for every file until the add ends, so each is one
+ * literal with `file` and `doc_id` first: `{ ...base, ok, … }` gave every outcome a hidden class of its own on
+ * Node 20 (see settle-result.ts).
+ */
 export function outcomeOf(item: JobItem, line: ItemLine): FileOutcome {
-  const base = { file: item.file, doc_id: item.doc_id };
+  const { file, doc_id } = item;
   const r = line.record;
   switch (line.outcome) {
     case 'added':
     case 'updated':
-      return { ...base, ok: true, status: line.outcome, chunks: line.chunks, ...(r && r.status !== 'ok' ? { warnings: [r.message] } : {}) };
-    case 'unchanged':
-      return { ...base, ok: true, status: 'skipped', chunks: 0, reason: r?.message ?? 'unchanged' };
-    case 'skipped':
-      if (r?.status === 'duplicate') return { ...base, ok: true, status: 'skipped', chunks: 0, reason: r.message };
       return {
-        ...base,
+        file,
+        doc_id,
+        ok: true,
+        status: line.outcome,
+        chunks: line.chunks,
+        ...(r && r.status !== 'ok' ? { warnings: [r.message] } : {}),
+      };
+    case 'unchanged':
+      return { file, doc_id, ok: true, status: 'skipped', chunks: 0, reason: r?.message ?? 'unchanged' };
+    case 'skipped':
+      if (r?.status === 'duplicate') return { file, doc_id, ok: true, status: 'skipped', chunks: 0, reason: r.message };
+      return {
+        file,
+        doc_id,
         ok: false,
         error: {
           code: 'invalid_parameter',
@@ -47,7 +59,7 @@ export function outcomeOf(item: JobItem, line: ItemLine): FileOutcome {
         },
       };
     default:
-      return { ...base, ok: false, error: line.error ?? { code: 'internal', message: r?.message ?? 'failed' } };
+      return { file, doc_id, ok: false, error: line.error ?? { code: 'internal', message: r?.message ?? 'failed' } };
   }
 }
 
