@@ -28,7 +28,7 @@ export function rankLexical(parts: Array<{ kb: Kb; part: LexicalPart }>, depth: 
       .filter((c) => c.score > 0)
       .sort((a, b) => b.score - a.score || a.chunk_id.localeCompare(b.chunk_id))
       .slice(0, depth)
-      .map((c) => ({ ...c, kb: only.kb }));
+      .map((c) => Object.assign({}, c, { kb: only.kb })); // one hidden class for all (search-service.ts)
   const stats = parts.reduce((acc, p) => addStats(acc, p.part.stats), emptyStats());
   const out: KbRef[] = [];
   const seen = new Set<string>();

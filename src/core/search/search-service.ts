@@ -159,7 +159,9 @@ export async function rankKbs(
     if (!p.hasVectors) continue;
     const key = `${p.kb.embedding_model}\u0000${p.kb.embedding_dim ?? 0}`;
     const list = groups.get(key) ?? [];
-    for (const r of p.vector) list.push({ ...r, kb: p.kb });
+    // Object.assign, not { ...r, kb }: a key added after a spread gives each object a hidden class of its own on
+    // Node 20 (store/chunk-rows.ts, writeRow).
+    for (const r of p.vector) list.push(Object.assign({}, r, { kb: p.kb }));
     groups.set(key, list);
   }
   const vectorLists = [...groups.values()].map((l) => l.sort((a, b) => b.score - a.score).slice(0, depth));
