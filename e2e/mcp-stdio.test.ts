@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../src/core/config/data-dir.js';
 import type { Fixture } from '../src/mcp/test-support.js';
@@ -36,6 +37,28 @@ describe('ragdesk mcp over stdio (the real CLI, the official SDK client)', () =>
       lines.some((l) => l.tool === 'search_kb' && l.client === 'stdio-suite 1.0.0' && l.key_name === 'owner' && l.transport === 'stdio'),
     ).toBe(true);
     expect(fs.readFileSync(dataPaths(fx.dataDir).activity, 'utf8')).not.toContain('Trees grow in the forest');
+  });
+
+  it('rehearses one search once warm, so the first real call finds it done; nothing records the rehearsal', async () => {
+    const paths = dataPaths(fx.dataDir);
+    const read = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : '');
+    const logFrom = read(path.join(paths.logs, 'mcp.log')).length;
+    const activityBefore = read(paths.activity);
+    const { client, close, stderr } = await stdioClient(fx.dataDir, { name: 'rehearsal' });
+    try {
+      await client.listTools();
+      const deadline = Date.now() + 60_000;
+      let log = '';
+      while (!(log = read(path.join(paths.logs, 'mcp.log')).slice(logFrom)).includes('search rehearsal done')) {
+        if (Date.now() > deadline) throw new Error(`no rehearsal in the log:\n${log}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(read(paths.activity)).toBe(activityBefore);
+    } catch (err) {
+      throw new Error(`${String(err)}\n--- server stderr ---\n${stderr()}`);
+    } finally {
+      await close();
+    }
   });
 
   it('finds what was just written, ranked as a freshly built index would (issue 8 repro)', async () => {

@@ -102,14 +102,15 @@ export class StdioBackends {
 
   private async becomeOwner(): Promise<Backend> {
     // The engine (LanceDB, the model worker) loads only now, after initialize and tools/list were answered.
-    const [{ Core }, { startHttpServer }, { cliCoreDefaults }, { LocalBackend }, { warmUpSearch }, { within }] = await Promise.all([
-      import('../../core/core.js'),
-      import('../../http/server.js'),
-      import('../settings.js'),
-      import('../../mcp/local-backend.js'),
-      import('../../core/services/warm-up.js'),
-      import('../../core/util/timeout.js'),
-    ]);
+    const [{ Core }, { startHttpServer }, { cliCoreDefaults }, { LocalBackend }, { warmUpSearch, WARM_QUERY }, { within }] =
+      await Promise.all([
+        import('../../core/core.js'),
+        import('../../http/server.js'),
+        import('../settings.js'),
+        import('../../mcp/local-backend.js'),
+        import('../../core/services/warm-up.js'),
+        import('../../core/util/timeout.js'),
+      ]);
     const core = await Core.open({
       dataDir: this.o.dataDir,
       allowDownload: this.o.allowDownload,
@@ -128,6 +129,7 @@ export class StdioBackends {
       this.o.logger.info({ ms: Math.round(performance.now() - warming) }, 'search warm-up done (tables, indexes, models)'),
     );
     const warm = within(warmed, SEARCH_WAITS_FOR_WARM_UP_MS);
+    void warmed.then(() => this.rehearse(core, WARM_QUERY));
     const token = core.lock!.info.token;
     this.o.addSecret?.(token);
     try {
@@ -153,6 +155,32 @@ export class StdioBackends {
     this.mode = 'local';
     this.o.logger.info({ port: this.http?.port }, 'opened the data dir');
     return this.local;
+  }
+
+  /**
+   * One search_kb call through this backend, answered and thrown away, once the engine is warm: the first real call
+   * then finds the tool's schemas parsed once, and the hit columns, result views and JSON written before (zod
+   * compiles a schema's parser at its first use; V8 compiles the paths that run). It is no client's call: nothing
+   * records it. A caller without a readable KB, or a failure, leaves it undone.
+   */
+  private async rehearse(core: Core, query: string): Promise<void> {
+    try {
+      const local = this.local;
+      const principal = this.principal();
+      if (!local || !principal) return;
+      const kb = (await core.clientFor(core.scopeOf(principal)).listKbs({})).find((k) => k.enabled);
+      if (!kb) return;
+      const { loadTools } = await import('../../mcp/server.js');
+      const tool = (await loadTools()).get('search_kb');
+      const args = tool?.input.safeParse({ kb_id: kb.kb_id, query, top_k: 10, mode: kb.embedding_model ? 'hybrid' : 'fts' });
+      if (!tool || !args?.success) return;
+      const started = performance.now();
+      const result = await local.callTool(tool, args.data, args.data, { clientName: null, signal: new AbortController().signal });
+      JSON.stringify(result);
+      this.o.logger.info({ kb_id: kb.kb_id, ms: Math.round(performance.now() - started) }, 'search rehearsal done');
+    } catch (err) {
+      this.o.logger.debug({ err }, 'search rehearsal failed');
+    }
   }
 
   /** Another process (ragdesk serve, the desktop app) takes the data dir; calls wait and then go to it. */

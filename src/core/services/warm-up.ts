@@ -3,7 +3,7 @@ import { within } from '../util/timeout.js';
 import type { CoreContext } from './context.js';
 
 /** What the warm-up searches for: words, so that the full-text index is read; what they find does not matter. */
-const WARM_QUERY = 'warm up search index';
+export const WARM_QUERY = 'warm up search index';
 
 /**
  * Indexes of tables up to this many rows are loaded whole into LanceDB's cache at start: on SciFact (9.6k chunks)
