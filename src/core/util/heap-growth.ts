@@ -6,12 +6,15 @@ import v8 from 'node:v8';
  *
  * V8's default grows the old generation by up to 4× the live heap when the program allocates fast, and ingest
  * allocates fast (parsed blocks, chunk texts, analysed columns and Arrow rows, all short-lived). Measured with
- * `ragdesk add` of a 60 MB Markdown file (2 cores, fixture model): the main isolate's heap stood at 250–325 MB for
- * ~60 MB live, and V8's pages were half of the 908 MB peak RSS. With 30 % the same add peaked at 644–666 MB in the
- * same time (50.7–52.9 s against 51.2 s); 10,000 small files 683 → 647 MB, 27 → 30 s. 15 % saved little more
- * (609–673 MB) and cost more time. docs/benchmarks.md, "Memory of `ragdesk add`".
+ * `ragdesk add` on 2 cores (docs/benchmarks.md, "Memory of `ragdesk add`"):
+ * - 60 MB of Markdown, fixture model, peak RSS: V8's policy 908 MB (the main isolate's heap at 250-325 MB for
+ *   ~60 MB live), 100 % 760 MB, 60 % 708 MB, 30 % 644-666 MB; the same time (50.7-52.9 s) with each.
+ * - 20 MB in 77 files with potion-base-4M, user CPU: V8's policy 24.5-28.5 s, 100 % 27.4 s, 60 % 30.5 s, 30 %
+ *   36-39 s: the flag holds for every isolate, and the embedding worker's heap (a small live set, a high
+ *   allocation rate) then ran 180 full collections instead of 14.
+ * 100 % (at most twice the live heap) keeps most of the saving at no measurable cost.
  */
-export const DEFAULT_HEAP_GROWING_PERCENT = 30;
+export const DEFAULT_HEAP_GROWING_PERCENT = 100;
 
 /** The percent to use from the environment: an integer 0–400, else the default. */
 export function heapGrowingPercent(env: NodeJS.ProcessEnv = process.env): number {
