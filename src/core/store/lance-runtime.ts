@@ -26,8 +26,8 @@ export function configureLance(env: NodeJS.ProcessEnv = process.env, cores = os.
   if (!env.LANCE_FTS_NUM_SHARDS?.trim()) env.LANCE_FTS_NUM_SHARDS = '1';
   // That worker holds up to LANCE_FTS_PARTITION_SIZE MiB of postings before it writes a part (LanceDB 0.31: 2,048,
   // so a table's whole index is built in memory). Measured on a 570k-chunk table (200 MB of Markdown), fresh
-  // process each: 2,048 → build +510-545 MB peak RSS, 1 part; 128 → +350 MB, 6 parts; 64 → +210-235 MB, 12 parts;
-  // 32 → +205 MB, 21 parts. Searches cost with the parts: top-10 p50 3.7-4.3 ms with 1, 6 or 12 parts, 5.7 ms with
-  // 21 (and 3× at 1M with partitions of 16). 128 keeps a 1M-chunk table to about a dozen parts.
+  // process each: 2,048 → build +510-545 MB peak RSS, 1 part; 128 → +330-355 MB, 4 parts; 64 → +210-235 MB, 8 parts;
+  // 32 → +205 MB, 14 parts. Searches cost with the parts: top-10 p50 3.7-4.3 ms with 1, 4 or 8 parts, 5.7 ms with
+  // 14 (and 3× at 1M with partitions of 16). 128 keeps a 1M-chunk table to under ten parts.
   if (!env.LANCE_FTS_PARTITION_SIZE?.trim()) env.LANCE_FTS_PARTITION_SIZE = String(FTS_PARTITION_MIB);
 }
