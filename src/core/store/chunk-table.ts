@@ -139,7 +139,14 @@ export class ChunkTable {
   static async open(db: Connection, name: string, markDir?: string): Promise<ChunkTable | undefined> {
     const names = await db.tableNames();
     if (!names.includes(name)) return undefined;
-    const table = await db.openTable(name);
+    let table: Table;
+    try {
+      table = await db.openTable(name);
+    } catch (err) {
+      // Listed but without a first version yet (another process is creating it) or dropped meanwhile: absent.
+      if (/was not found/.test(String(err))) return undefined;
+      throw err;
+    }
     let schema = await table.schema();
     // Tables from before rows recorded their index length: the column is computed once (one commit).
     if (!schema.fields.some((f) => f.name === 'fts_len')) {

@@ -56,3 +56,33 @@ describe('crash safety', () => {
     store.close();
   });
 });
+
+describe('a chunk table being created', () => {
+  it('is absent or whole to a reader meanwhile, never an error, and one object once made', async () => {
+    const dataDir = tempDir();
+    const store = await Store.open(dataPaths(dataDir).lance, dataPaths(dataDir).kbs);
+    try {
+      for (let round = 0; round < 5; round++) {
+        const name = `chunks__race${round}`;
+        let stop = false;
+        const seen: Array<unknown> = [];
+        // Readers poll the table from before the create starts until after it ends, as searches do.
+        const readers = Array.from({ length: 4 }, async () => {
+          while (!stop) {
+            seen.push(await store.openTable(name).catch((err: unknown) => err));
+            await new Promise((r) => setImmediate(r));
+          }
+        });
+        const created = await store.createTable(name, 8);
+        stop = true;
+        await Promise.all(readers);
+        const errors = seen.filter((s) => s instanceof Error);
+        expect(errors.map(String)).toEqual([]);
+        expect(seen.every((s) => s === undefined || s === created)).toBe(true);
+        expect(await store.openTable(name)).toBe(created);
+      }
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -59,6 +59,7 @@ export class Store {
   /** Text of documents too large for their document row (see content-files.ts). */
   readonly contents: ContentFiles;
   private readonly tables = new Map<string, ChunkTable>();
+  private readonly creating = new Map<string, Promise<ChunkTable>>();
   private readonly intents = new Map<string, WriteIntent>();
 
   private constructor(
@@ -232,19 +233,34 @@ export class Store {
     return this.createTable(physicalChunkTable(kb), dim);
   }
 
-  /** A chunk table by its physical name (cached). */
+  /**
+   * A chunk table by its physical name (cached). One being created in this process is waited for: LanceDB lists a
+   * table from its first file on, and opening it before its first version is written fails ("not found"), which a
+   * search during a KB's first write met as an internal error.
+   */
   async openTable(name: string): Promise<ChunkTable | undefined> {
-    const cached = this.tables.get(name);
+    const cached = this.tables.get(name) ?? this.creating.get(name);
     if (cached) return cached;
     const table = await ChunkTable.open(this.db, name, this.dir);
-    if (table) this.tables.set(name, table);
+    if (!table) return undefined;
+    // A create or another open may have begun or finished meanwhile: one object per table, the first one cached.
+    const first = this.tables.get(name) ?? this.creating.get(name);
+    if (first) return first;
+    this.tables.set(name, table);
     return table;
   }
 
   async createTable(name: string, dim: number): Promise<ChunkTable> {
-    const table = await ChunkTable.create(this.db, name, dim, this.dir);
-    this.tables.set(name, table);
-    return table;
+    const creating = ChunkTable.create(this.db, name, dim, this.dir)
+      .then((table) => {
+        const first = this.tables.get(name);
+        if (first) return first;
+        this.tables.set(name, table);
+        return table;
+      })
+      .finally(() => this.creating.delete(name));
+    this.creating.set(name, creating);
+    return creating;
   }
 
   async dropTable(name: string): Promise<void> {
