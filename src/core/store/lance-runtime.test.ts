@@ -3,35 +3,26 @@ import { describe, expect, it } from 'vitest';
 import { configureLance, FTS_PARTITION_MIB } from './lance-runtime.js';
 
 describe("LanceDB's CPU pool", () => {
-  it('gets at least 4 threads on a small machine, the core count on a big one, and a value the user set stays', () => {
-    const small: NodeJS.ProcessEnv = {};
-    configureLance(small, 2);
-    expect(small.LANCE_CPU_THREADS).toBe('4');
+  // Each setting on a 2-core machine, and a value the user set for it stays: the CPU pool's floor (at least 4
+  // threads), one full-text build worker, and postings written out in parts rather than held whole (LanceDB: 2,048).
+  it.each([
+    ['LANCE_CPU_THREADS', '4', '1'],
+    ['LANCE_FTS_NUM_SHARDS', '1', '4'],
+    ['LANCE_FTS_PARTITION_SIZE', String(FTS_PARTITION_MIB), '512'],
+  ])('sets %s to %s unless the user chose (%s stays)', (name, value, chosen) => {
+    const plain: NodeJS.ProcessEnv = {};
+    configureLance(plain, 2);
+    expect(plain[name]).toBe(value);
+    const set: NodeJS.ProcessEnv = { [name]: chosen };
+    configureLance(set, 2);
+    expect(set[name]).toBe(chosen);
+  });
+
+  it('gives the CPU pool the core count on a big machine, and holds less than a whole index in memory', () => {
     const big: NodeJS.ProcessEnv = {};
     configureLance(big, 16);
     expect(big.LANCE_CPU_THREADS).toBe('16');
-    const set: NodeJS.ProcessEnv = { LANCE_CPU_THREADS: '1' };
-    configureLance(set, 2);
-    expect(set.LANCE_CPU_THREADS).toBe('1');
-  });
-
-  it('builds the full-text index with one worker unless the user chose', () => {
-    const plain: NodeJS.ProcessEnv = {};
-    configureLance(plain, 2);
-    expect(plain.LANCE_FTS_NUM_SHARDS).toBe('1');
-    const set: NodeJS.ProcessEnv = { LANCE_FTS_NUM_SHARDS: '4' };
-    configureLance(set, 2);
-    expect(set.LANCE_FTS_NUM_SHARDS).toBe('4');
-  });
-
-  it('bounds the postings a build worker holds in memory unless the user chose', () => {
-    const plain: NodeJS.ProcessEnv = {};
-    configureLance(plain, 2);
-    expect(plain.LANCE_FTS_PARTITION_SIZE).toBe(String(FTS_PARTITION_MIB));
     expect(FTS_PARTITION_MIB).toBeLessThan(2048);
-    const set: NodeJS.ProcessEnv = { LANCE_FTS_PARTITION_SIZE: '512' };
-    configureLance(set, 2);
-    expect(set.LANCE_FTS_PARTITION_SIZE).toBe('512');
   });
 
   it('is set before the store connects (a fresh process that opens a store)', () => {
