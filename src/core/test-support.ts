@@ -4,6 +4,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import { Core, type OpenCoreOptions } from './core.js';
 import { buildFixtureModel, buildFixtureReranker } from './embed/fixture-model.js';
+import { collectGarbage } from './util/collect-garbage.js';
 
 /** Helpers for integration tests: a real Core on a temp data dir with the tiny fixture models. */
 
@@ -65,4 +66,20 @@ export function sameHiddenClass(a: object, b: object): boolean {
     haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
   }
   return haveSameMap(a, b);
+}
+
+/**
+ * Heap bytes still used, after a full collection, once `use` has read `count` sections of ~1 MB each (Russian text,
+ * two bytes a character, one word in each no other section has) and the sections are dropped. What `use` keeps that
+ * is cut out of a section (a cache key, say) must not keep the section alive: that shows as ~1 MB per section.
+ */
+export function heapHeldAfterReading(use: (section: string) => unknown, count = 40): number {
+  collectGarbage();
+  const before = v8.getHeapStatistics().used_heap_size;
+  for (let i = 0; i < count; i++) {
+    const filler = 'таможенное оформление товаров '.repeat(17_000);
+    use(`${filler}декларированиеимпорта${i} ${filler}`);
+  }
+  collectGarbage();
+  return v8.getHeapStatistics().used_heap_size - before;
 }

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
-import { fixtureModels } from '../test-support.js';
-import { bertWordCount } from './token-counter.js';
+import { fixtureModels, heapHeldAfterReading } from '../test-support.js';
+import { bertWordCount, wordMemoizedCount } from './token-counter.js';
 
 const POTION = path.resolve(fileURLToPath(new URL('../../../../shared/models/potion-base-4M-int8', import.meta.url)));
 
@@ -47,5 +47,14 @@ describe('bertWordCount', () => {
     const tokenizer = await AutoTokenizer.from_pretrained((await fixtureModels()).model, { local_files_only: true });
     expect(bertWordCount(tokenizer, (w) => tokenizer.encode(w, { add_special_tokens: false }).length + 1)).toBeUndefined();
     expect(bertWordCount({}, () => 1)).toBeUndefined();
+  });
+});
+
+describe('wordMemoizedCount', () => {
+  it('counts by words and keeps no text it counted alive through its cache', () => {
+    const count = wordMemoizedCount((w) => w.length);
+    expect(count('таможенное  оформление\nтоваров')).toBe(10 + 10 + 7);
+    // 20 sections of 1 MB, each with a word no other has: the cache keeps 20 words, not the 20 sections.
+    expect(heapHeldAfterReading((s) => count(s), 20)).toBeLessThan(4 * 1024 * 1024);
   });
 });

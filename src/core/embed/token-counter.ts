@@ -2,6 +2,7 @@ import type * as TransformersModule from '@huggingface/transformers';
 import type { TokenCounter } from '../chunk/types.js';
 import { localTokenizerDir } from './loader.js';
 import type { ModelSpec } from './model-spec.js';
+import { ownString } from '../util/own-string.js';
 
 /**
  * The model's own tokenizer on the main thread, for chunk sizes in model tokens. Only the tokenizer is loaded
@@ -72,7 +73,7 @@ export function wordMemoizedCount(countWord: (word: string) => number): (text: s
       if (n === undefined) {
         n = countWord(word);
         if (cache.size >= MAX_CACHE) cache.clear();
-        cache.set(word, n);
+        cache.set(ownString(word), n);
       }
       total += n;
     }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
+import { heapHeldAfterReading } from '../test-support.js';
 import { buildFixtureModel } from './fixture-model.js';
 import { memoizeWordPiece, wordPieceSplitter } from './wordpiece-memo.js';
 
@@ -43,6 +44,15 @@ describe('memoizeWordPiece', () => {
     // every distinct word is in the memo once; "customs" was split once for its four uses
     expect(memo!.has('customs')).toBe(true);
     expect(memo!.size).toBeLessThan(texts.join(' ').split(/\s+/).length);
+  });
+
+  it('keeps no text it split alive through its memo', async () => {
+    const model = await buildFixtureModel(mkdtempSync(path.join(os.tmpdir(), 'ragdesk-wordpiece-')));
+    const tokenizer = await AutoTokenizer.from_pretrained(model.dir, { local_files_only: true });
+    const memo = memoizeWordPiece(tokenizer)!;
+    // 10 sections of 1 MB, each with a word no other has: the memo keeps 10 words and their pieces, not the sections.
+    expect(heapHeldAfterReading((s) => tokenizer.encode(s.slice(-600_000)), 10)).toBeLessThan(3 * 1024 * 1024);
+    expect(memo.size).toBeGreaterThan(10);
   });
 
   it('leaves anything that is not a WordPiece tokenizer alone', () => {

@@ -1,3 +1,5 @@
+import { ownString } from '../util/own-string.js';
+
 /**
  * A per-word memo for transformers.js' WordPiece tokenizer model (BERT-style tokenizers: potion, MiniLM, bge…).
  * WordPiece splits each pre-tokenized word on its own (WordPieceTokenizer.encode maps every word independently,
@@ -71,9 +73,11 @@ export function memoizeWordPiece(tokenizer: unknown): Map<string, string[]> | un
     for (const word of tokens) {
       let pieces = memo.get(word);
       if (!pieces) {
-        pieces = split?.(word) ?? encode([word]);
+        // Pieces are cut out of the word: split a copy, so that neither keeps the text it came from alive.
+        const own = ownString(word);
+        pieces = split?.(own) ?? encode([own]);
         if (memo.size >= WORDPIECE_MEMO_WORDS) memo.clear();
-        memo.set(word, pieces);
+        memo.set(own, pieces);
       }
       for (const p of pieces) out.push(p);
     }

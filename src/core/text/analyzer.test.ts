@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { stemmer as stemEnglish } from '@orama/stemmers/english';
 import { stemmer as stemRussian } from '@orama/stemmers/russian';
 import { describe, expect, it } from 'vitest';
+import { heapHeldAfterReading } from '../test-support.js';
 import { analyzeForIndex, analyzeTokens } from './analyzer.js';
 import { foldCjkRadicals } from './cjk-radicals.js';
 import { ENGLISH_STOP_WORDS, RUSSIAN_STOP_WORDS } from './stopwords.js';
@@ -119,5 +120,10 @@ describe('the analyzer against its reference', () => {
       const text = fs.readFileSync(path.join(dir, name), 'utf8');
       expect(analyzeForIndex(text), name).toBe(referenceTokens(text).join(' '));
     }
+  });
+
+  it('keeps no text it analysed alive through its word caches', () => {
+    // 20 sections of 1 MB, each with a word no other has: the caches keep 20 words, not the 20 sections.
+    expect(heapHeldAfterReading((s) => analyzeForIndex(s), 20)).toBeLessThan(4 * 1024 * 1024);
   });
 });

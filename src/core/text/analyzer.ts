@@ -2,6 +2,7 @@ import { stemmer as stemEnglish } from '@orama/stemmers/english';
 import { stemmer as stemRussian } from '@orama/stemmers/russian';
 import { foldCjkRadicals } from './cjk-radicals.js';
 import { ENGLISH_STOP_WORDS, RUSSIAN_STOP_WORDS } from './stopwords.js';
+import { ownString } from '../util/own-string.js';
 
 /**
  * The multilingual analyzer behind full-text search. One KB can hold English, Russian and Chinese side by
@@ -63,11 +64,13 @@ const MAX_WORD_CACHE = 200_000;
 function wordTokens(word: string): readonly string[] {
   let tokens = wordCache.get(word);
   if (!tokens) {
+    // Its tokens are cut out of the word: from a copy, so that neither keeps the text it came from alive.
+    const own = ownString(word);
     const fresh: string[] = [];
-    analyzeWord(word, fresh);
+    analyzeWord(own, fresh);
     tokens = fresh;
     if (wordCache.size >= MAX_WORD_CACHE) wordCache.clear();
-    wordCache.set(word, tokens);
+    wordCache.set(own, tokens);
   }
   return tokens;
 }
@@ -133,6 +136,12 @@ export function analyzeTokens(text: string): string[] {
 /** A word's tokens joined by spaces ('' for none), memoised apart from wordCache for the index string. */
 const joinedCache = new Map<string, string>();
 
+/** Empty the word caches (up to 200k words each, tens of MB): for a process done analysing for a while. */
+export function clearAnalyzerCaches(): void {
+  wordCache.clear();
+  joinedCache.clear();
+}
+
 /** The analyzed form stored in the full-text column and sent as the query: analyzeTokens(text).join(' '). */
 export function analyzeForIndex(text: string): string {
   let out = '';
@@ -146,9 +155,10 @@ export function analyzeForIndex(text: string): string {
     } else {
       let known = joinedCache.get(run);
       if (known === undefined) {
-        known = wordTokens(run).join(' ');
+        const own = ownString(run);
+        known = wordTokens(own).join(' ');
         if (joinedCache.size >= MAX_WORD_CACHE) joinedCache.clear();
-        joinedCache.set(run, known);
+        joinedCache.set(own, known);
       }
       joined = known;
     }
