@@ -12,14 +12,17 @@ import { metricsMiddleware, pauseMiddleware } from './dispatch/middleware.js';
 import { createModelManager } from './embed/model-manager.js';
 import type { ModelManager } from './embed/types.js';
 import { HealthStore } from './health/health-store.js';
+import { defaultParsePool } from './parse/pool/parse-pool.js';
 import { JobManager } from './jobs/job-manager.js';
 import { CallMetrics } from './metrics/call-metrics.js';
 import { DEFAULT_OPTIONS, type CoreContext, type CoreOptions, type IngestEvent } from './services/context.js';
-import { flushIndexing } from './services/indexing.js';
+import { anyIndexingScheduled, flushIndexing } from './services/indexing.js';
 import { startHealing, stopHealing } from './services/heal.js';
 import { resumeModelChanges, stopModelChanges } from './services/model-change.js';
 import { SourceManager } from './sources/source-manager.js';
+import { clearAnalyzerCaches } from './text/analyzer.js';
 import { Store } from './store/store.js';
+import { collectGarbage } from './util/collect-garbage.js';
 import { PauseGate } from './util/pause-gate.js';
 
 import { limitsFromEnv } from './services/env-limits.js';
@@ -162,16 +165,23 @@ export class Core {
     return scopeOf(principal, () => this.ctx.store.registry.list().map((kb) => kb.kb_id));
   }
 
-  /** Finish index upkeep, stop the model worker and release the lock. */
+  /** Stop the model worker, finish index upkeep and release the lock. */
   async close(): Promise<void> {
     // A paused gate would hold the syncs and backfills being stopped: they stop at their next batch instead.
     this.ctx.pause.setPaused(false);
     await this.sources.close();
     await stopHealing(this.ctx);
     await stopModelChanges(this.ctx);
+    // Nothing embeds or parses any more: the workers' heaps, the word caches and the garbage go before the last
+    // upkeep, which may build a large table's indexes (a CLI's `add` of a 200 MB file).
+    if (this.ownsModels) await this.ctx.models.dispose();
+    await defaultParsePool().releaseIdle();
+    if (anyIndexingScheduled(this.ctx)) {
+      clearAnalyzerCaches();
+      collectGarbage();
+    }
     await flushIndexing(this.ctx);
     await this.ctx.store.writes.idle();
-    if (this.ownsModels) await this.ctx.models.dispose();
     this.ctx.store.close();
     this.lock?.release();
   }

@@ -172,6 +172,8 @@ export class WorkerModelManager implements ModelManager {
     if (this.disposed) return;
     this.disposed = true;
     this.listeners.clear();
+    // Their word caches hold up to 200k words each.
+    this.tokenCounters.clear();
     this.remote.dispose();
     await this.client.dispose();
   }

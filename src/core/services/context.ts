@@ -26,6 +26,12 @@ export interface CoreOptions {
   rerankModel: string;
   /** Searches wait for the model to load (one-shot CLI use); servers answer hybrid from full-text meanwhile. */
   waitForModels: boolean;
+  /**
+   * A KB's first write builds its full-text index before it returns when it has at most this many chunks (a
+   * second or less). A larger one is indexed by upkeep right after, with the write's memory given back first in a
+   * one-shot CLI (Core.close); searches scan its rows meanwhile.
+   */
+  inlineIndexRows: number;
 }
 
 export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
@@ -39,6 +45,7 @@ export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
   vectorWaitMs: 15_000,
   waitForModels: false,
   rerankModel: 'rerank',
+  inlineIndexRows: 50_000,
 };
 
 /** Progress of ingestion, for progress bars and the UI. */

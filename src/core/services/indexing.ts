@@ -60,6 +60,11 @@ export function indexingScheduled(ctx: CoreContext, kbId: string): boolean {
   return Boolean(pending.get(ctx)?.get(kbId)?.timer);
 }
 
+/** Whether upkeep is waiting to run for any KB of this engine. */
+export function anyIndexingScheduled(ctx: CoreContext): boolean {
+  return [...(pending.get(ctx)?.values() ?? [])].some((s) => Boolean(s.timer));
+}
+
 /** Run any scheduled index upkeep now and wait for it (before a CLI exits, in tests, before a benchmark). */
 export async function flushIndexing(ctx: CoreContext): Promise<void> {
   const map = pending.get(ctx);

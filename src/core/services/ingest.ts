@@ -256,8 +256,9 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
     crashPoint('doc-rows-written');
     // Replaced documents that were streamed leave their content file (content-files.ts).
     if (replacing.length) ctx.store.contents.removeDocs(kbId, replacing);
-    // The first write of a KB builds its full-text index (upkeep retries if this fails: the write stands).
-    if (!table.ftsIndexReady) await table.ensureFtsIndex().catch(() => undefined);
+    // The first write of a KB builds its full-text index (upkeep retries if this fails: the write stands), when
+    // that is quick (CoreOptions.inlineIndexRows); upkeep builds it for a larger one.
+    if (!table.ftsIndexReady && built.rows.length <= ctx.options.inlineIndexRows) await table.ensureFtsIndex().catch(() => undefined);
     for (const w of good) {
       results[w.i] = {
         kb_id: kbId,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markdownParser } from '../parse/markdown-parser.js';
 import { Core } from '../core.js';
 import { errorCode, fixtureModels, openTestCore, tempDir } from '../test-support.js';
+import { upkeepRuns } from './indexing.js';
 import { streamFile, type StreamInput } from './stream-ingest.js';
 
 let core: Core;
@@ -178,5 +179,33 @@ describe('streamFile', () => {
     expect(seen.length).toBeGreaterThan(1);
     expect(seen.at(-1)!.bytes).toBe(fs.statSync(file).size);
     expect((await hitsOf('day14999x'))[0]?.doc_id).toBe(res.results[0]?.doc_id);
+  });
+});
+
+describe('a first write too large to index at once', () => {
+  it('is searchable at once (a scan), indexed by upkeep, and close gives back the workers before that upkeep', async () => {
+    const { model } = await fixtureModels();
+    const own = await openTestCore({ streamFromBytes: 10_000, inlineIndexRows: 20 });
+    let disposedAtUpkeepRuns = -1;
+    const dispose = own.ctx.models.dispose.bind(own.ctx.models);
+    own.ctx.models.dispose = async () => {
+      disposedAtUpkeepRuns = upkeepRuns(own.ctx).length;
+      await dispose();
+    };
+    try {
+      await own.client.createKb({ kb_id: 'first', embedding_model: model });
+      const r = await streamFile(own.ctx, 'first', input(write('first.md', log('gamma', 60)), 'first'));
+      expect(r.chunk_count).toBeGreaterThan(20);
+      const table = (await own.ctx.store.chunks('first'))!;
+      expect(table.ftsIndexReady).toBe(false);
+      const hits = (await own.client.search({ kb_ids: ['first'], query: 'gamma day42x', mode: 'fts', top_k: 3 })).hits;
+      expect(hits[0]!.text).toContain('day42x');
+      expect(upkeepRuns(own.ctx)).toHaveLength(0);
+    } finally {
+      await own.close();
+    }
+    // The model worker was stopped before the upkeep that close ran, which built the index.
+    expect(disposedAtUpkeepRuns).toBe(0);
+    expect(upkeepRuns(own.ctx).map((u) => u.kb_id)).toEqual(['first']);
   });
 });

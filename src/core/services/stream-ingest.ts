@@ -337,7 +337,8 @@ async function publish(
     await w.table.publishStaged(w.ver, input.doc_id);
     ctx.store.endStaged(w.ver);
     ctx.store.contents.removeDocs(kbId, [input.doc_id], w.ver);
-    if (!w.table.ftsIndexReady) await w.table.ensureFtsIndex().catch(() => undefined);
+    // A KB's first write builds its full-text index now when that is quick; a larger one is left to upkeep.
+    if (!w.table.ftsIndexReady && w.chunks <= ctx.options.inlineIndexRows) await w.table.ensureFtsIndex().catch(() => undefined);
     ctx.events.emit('ingest', { kb_id: kbId, doc_id: input.doc_id, stage: 'done', chunks: w.chunks });
     return { ...base, status: existing ? 'updated' : 'added', chunk_count: w.chunks, embedded: Boolean(w.embedder) };
   });

@@ -76,6 +76,25 @@ describe('ParsePool', () => {
     expect(progress).toEqual([1, 2]);
   });
 
+  it('ends its idle workers on request, not a busy one; the next task starts a new worker', { timeout: 30_000 }, async () => {
+    const two = new ParsePool({ size: 2, timeoutMs: 5_000, idleMs: 60_000 });
+    try {
+      await Promise.all([two.run('selftest:spin', { ms: 50 }), two.run('selftest:spin', { ms: 50 })]);
+      expect(two.workers).toBe(2);
+      const busy = two.run('selftest:spin', { ms: 1_000 });
+      await two.releaseIdle();
+      expect(two.workers).toBe(1);
+      await busy;
+      await two.releaseIdle();
+      expect(two.workers).toBe(0);
+      const doc = await parseBytes({ data: Buffer.from('again'), filename: 'd.txt' }, { pool: two });
+      expect(doc.text).toBe('again');
+      expect(two.workers).toBe(1);
+    } finally {
+      await two.close();
+    }
+  });
+
   it('queues tasks beyond its size and runs them all', { timeout: 30_000 }, async () => {
     const docs = await Promise.all(
       Array.from({ length: 5 }, (_, i) => parseBytes({ data: Buffer.from(`doc ${i}`), filename: `${i}.txt` }, { pool })),

@@ -146,6 +146,23 @@ export class ParsePool {
     });
   }
 
+  /**
+   * End the workers that have no task now, rather than after `idleMs` (their heaps go with them), and those still
+   * starting when no task waits for them; the next task starts a new one. For a caller done with parsing for a
+   * while, such as a CLI before its final index builds.
+   */
+  async releaseIdle(): Promise<void> {
+    if (this.queue.length > 0) return;
+    const idle = [...this.slots].filter((s) => !s.task && !s.killedFor);
+    await Promise.all(
+      idle.map((s) => {
+        clearTimeout(s.idleTimer);
+        s.killedFor = new RagError('internal', 'worker idle');
+        return s.worker.terminate();
+      }),
+    );
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const err = new RagError('internal', 'the parse pool is closed');
