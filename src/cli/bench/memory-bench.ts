@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildFixtureModel } from '../../core/embed/fixture-model.js';
+import { decodeText } from '../../core/text/encoding.js';
 import { round } from './stats.js';
 
 /** The target: peak RSS of the process doing the work (workers included), whatever the input size. */
@@ -103,7 +104,8 @@ export function sampleLines(root: string): string[] {
   const lines: string[] = [];
   for (const name of fs.readdirSync(dir).sort()) {
     if (!/\.(md|txt)$/.test(name)) continue;
-    lines.push(...fs.readFileSync(path.join(dir, name), 'utf8').split('\n'));
+    // Decoded as ragdesk decodes them: one of them is in Windows-1251, which read as UTF-8 is 7 % U+FFFD.
+    lines.push(...decodeText(fs.readFileSync(path.join(dir, name))).text.split('\n'));
   }
   return lines;
 }
