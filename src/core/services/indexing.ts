@@ -1,3 +1,4 @@
+import type { ChunkTable } from '../store/chunk-table.js';
 import { crashDuring } from '../store/crash-point.js';
 import type { CoreContext } from './context.js';
 
@@ -58,6 +59,14 @@ export function scheduleIndexing(ctx: CoreContext, kbId: string): void {
 /** Whether upkeep is waiting to run for a KB. */
 export function indexingScheduled(ctx: CoreContext, kbId: string): boolean {
   return Boolean(pending.get(ctx)?.get(kbId)?.timer);
+}
+
+/**
+ * After a KB's first write: build its full-text index now when that is quick (`CoreOptions.inlineIndexRows`). A
+ * larger first write is indexed by upkeep, which also retries a build that fails here (the write stands).
+ */
+export async function indexFirstWrite(ctx: CoreContext, table: ChunkTable, rows: number): Promise<void> {
+  if (!table.ftsIndexReady && rows <= ctx.options.inlineIndexRows) await table.ensureFtsIndex().catch(() => undefined);
 }
 
 /** Whether upkeep is waiting to run for any KB of this engine. */

@@ -12,7 +12,7 @@ import type { CoreContext } from './context.js';
 import { buildRows } from './ingest-rows.js';
 import { ensureChunkTable } from '../store/ensure-chunk-table.js';
 import { markNeedsVectors } from './heal.js';
-import { scheduleIndexing } from './indexing.js';
+import { indexFirstWrite, scheduleIndexing } from './indexing.js';
 import { passageText } from '../embed/passage.js';
 
 /** The warning on documents written while the KB's model could not be had (vectors are filled in later). */
@@ -256,9 +256,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
     crashPoint('doc-rows-written');
     // Replaced documents that were streamed leave their content file (content-files.ts).
     if (replacing.length) ctx.store.contents.removeDocs(kbId, replacing);
-    // The first write of a KB builds its full-text index (upkeep retries if this fails: the write stands), when
-    // that is quick (CoreOptions.inlineIndexRows); upkeep builds it for a larger one.
-    if (!table.ftsIndexReady && built.rows.length <= ctx.options.inlineIndexRows) await table.ensureFtsIndex().catch(() => undefined);
+    await indexFirstWrite(ctx, table, built.rows.length);
     for (const w of good) {
       results[w.i] = {
         kb_id: kbId,

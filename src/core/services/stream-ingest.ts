@@ -16,7 +16,7 @@ import { crashPoint } from '../store/crash-point.js';
 import { ensureChunkTable } from '../store/ensure-chunk-table.js';
 import type { CoreContext } from './context.js';
 import { markNeedsVectors } from './heal.js';
-import { scheduleIndexing } from './indexing.js';
+import { indexFirstWrite, scheduleIndexing } from './indexing.js';
 import { NO_VECTORS_WARNING, tryEmbedder, type PreparedDoc } from './ingest.js';
 import { buildRows } from './ingest-rows.js';
 import { embedReusing } from './vector-reuse.js';
@@ -337,8 +337,7 @@ async function publish(
     await w.table.publishStaged(w.ver, input.doc_id);
     ctx.store.endStaged(w.ver);
     ctx.store.contents.removeDocs(kbId, [input.doc_id], w.ver);
-    // A KB's first write builds its full-text index now when that is quick; a larger one is left to upkeep.
-    if (!w.table.ftsIndexReady && w.chunks <= ctx.options.inlineIndexRows) await w.table.ensureFtsIndex().catch(() => undefined);
+    await indexFirstWrite(ctx, w.table, w.chunks);
     ctx.events.emit('ingest', { kb_id: kbId, doc_id: input.doc_id, stage: 'done', chunks: w.chunks });
     return { ...base, status: existing ? 'updated' : 'added', chunk_count: w.chunks, embedded: Boolean(w.embedder) };
   });

@@ -155,10 +155,10 @@ export function analyzeForIndex(text: string): string {
     } else {
       let known = joinedCache.get(run);
       if (known === undefined) {
-        const own = ownString(run);
-        known = wordTokens(own).join(' ');
+        // wordTokens keeps copies of its own; the key here is copied for this cache.
+        known = wordTokens(run).join(' ');
         if (joinedCache.size >= MAX_WORD_CACHE) joinedCache.clear();
-        joinedCache.set(own, known);
+        joinedCache.set(ownString(run), known);
       }
       joined = known;
     }
