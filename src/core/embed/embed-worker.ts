@@ -16,6 +16,7 @@ import {
   type PreTrainedTokenizer,
   Tensor,
 } from '@huggingface/transformers';
+import { ComputeQueue } from './compute-queue.js';
 import { checkLocal, classifyLoadError, createProgressMapper, missingFailure, ORT_SESSION_OPTIONS } from './loader.js';
 import type { ModelSpec } from './model-spec.js';
 import { int64Rows } from './int64-rows.js';
@@ -56,13 +57,15 @@ class Failure extends Error {
   }
 }
 
-/** Loads run one at a time (they set transformers.js' global `env`); compute runs one at a time on its own lane. */
-const lanes = { load: Promise.resolve() as Promise<unknown>, compute: Promise.resolve() as Promise<unknown> };
-function serial<T>(lane: keyof typeof lanes, fn: () => Promise<T>): Promise<T> {
-  const run = lanes[lane].then(fn, fn);
-  lanes[lane] = run.catch(() => undefined);
+/** Loads run one at a time (they set transformers.js' global `env`). */
+let loads: Promise<unknown> = Promise.resolve();
+function serialLoad<T>(fn: () => Promise<T>): Promise<T> {
+  const run = loads.then(fn, fn);
+  loads = run.catch(() => undefined);
   return run;
 }
+/** Compute runs one task at a time on its own lane, a search's work before queued passage batches. */
+const compute = new ComputeQueue();
 
 function post(msg: WorkerResponse, transfer: ArrayBuffer[] = []): void {
   port!.postMessage(msg, transfer);
@@ -179,27 +182,31 @@ async function handle(msg: WorkerRequest): Promise<void> {
   try {
     switch (msg.type) {
       case 'load': {
-        const value = await serial('load', () => load(msg.key, msg.spec, msg.allowDownload));
+        const value = await serialLoad(() => load(msg.key, msg.spec, msg.allowDownload));
         post({ type: 'result', id: msg.id, ok: true, value });
         return;
       }
       case 'embed': {
-        const { value, transfer } = await serial('compute', () => embed(msg.key, msg.texts));
+        const { value, transfer } = await compute.run(() => embed(msg.key, msg.texts), msg.urgent === true);
         post({ type: 'result', id: msg.id, ok: true, value }, transfer);
         return;
       }
       case 'rerank': {
-        const value = await serial('compute', () => rerank(msg.key, msg.query, msg.passages, msg.batchSize));
+        const value = await compute.run(() => rerank(msg.key, msg.query, msg.passages, msg.batchSize), true);
         post({ type: 'result', id: msg.id, ok: true, value });
         return;
       }
       case 'unload': {
         const m = models.get(msg.key);
         models.delete(msg.key);
-        if (m) await serial('compute', async () => void (await (m.kind === 'embedding' ? m.pipe.dispose() : m.model.dispose())));
+        if (m) await compute.run(async () => void (await (m.kind === 'embedding' ? m.pipe.dispose() : m.model.dispose())));
         post({ type: 'result', id: msg.id, ok: true, value: null });
         return;
       }
+      case 'hold':
+        await compute.run(() => new Promise((resolve) => setTimeout(resolve, msg.ms)));
+        post({ type: 'result', id: msg.id, ok: true, value: null });
+        return;
       case 'crash':
         // Test hook: die the way a native crash or an uncaught error would.
         setImmediate(() => {

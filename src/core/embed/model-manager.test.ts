@@ -6,7 +6,8 @@ import { ModelStatusSchema } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { buildFixtureModel, buildFixtureReranker, type FixtureModelInfo } from './fixture-model.js';
 import type { ModelProgressEvent } from './types.js';
-import { createModelManager, type WorkerModelManager } from './model-manager.js';
+import { BATCHES_IN_FLIGHT, createModelManager, type WorkerModelManager } from './model-manager.js';
+import type { EmbedWorkerClient, RequestBody } from './worker-client.js';
 
 // Everything here goes through the worker thread and the real loading path, with downloads off.
 let root: string;
@@ -74,6 +75,41 @@ describe('WorkerModelManager with the fixture model', () => {
     }
     for (const i of [0, 5, 9]) closeTo(vectors[i]!, (await embedder.embedPassages([texts[i]!]))[0]!);
     expect(await embedder.embedPassages([])).toEqual([]);
+  });
+
+  it('keeps several batches queued in the worker, and runs a query before the ones waiting', async () => {
+    const embedder = await manager.getEmbedder(fixture.dir);
+    const client = (manager as unknown as { client: EmbedWorkerClient }).client;
+    const request = client.request.bind(client);
+    let inFlight = 0;
+    let most = 0;
+    const done: string[] = [];
+    client.request = (<T>(body: RequestBody, transfer?: ArrayBuffer[]) => {
+      const kind = body.type !== 'embed' ? 'other' : body.urgent ? 'query' : 'passages';
+      if (kind === 'passages') most = Math.max(most, ++inFlight);
+      return request<T>(body, transfer).finally(() => {
+        if (kind === 'passages') inFlight--;
+        done.push(kind);
+      });
+    }) as typeof client.request;
+    try {
+      // The worker's compute lane is held while the batches and the query arrive, so all of them wait in its queue.
+      const held = client.request({ type: 'hold', ms: 300 });
+      const texts = Array.from({ length: 40 }, (_, i) => `passage ${i} about heart disease and customs law`);
+      const passages = embedder.embedPassages(texts); // batchSize 4 → 10 batches
+      const [q] = await embedder.embedQueries(['heart disease']);
+      const vectors = await passages;
+      await held;
+      // BATCHES_IN_FLIGHT of the passage batches were queued at once (one at a time left the worker idle whenever
+      // this thread was busy), and the query went ahead of them: in arrival order it would come after all four.
+      expect(most).toBe(BATCHES_IN_FLIGHT);
+      expect(done.filter((d) => d !== 'other').indexOf('query')).toBe(0);
+      expect(vectors).toHaveLength(40);
+      for (const i of [0, 17, 39]) closeTo(vectors[i]!, (await embedder.embedPassages([texts[i]!]))[0]!);
+      closeTo(q!, (await embedder.embedQueries(['heart disease']))[0]!);
+    } finally {
+      client.request = request;
+    }
   });
 
   it('pools with the attention mask: padding in a batch does not change a vector', async () => {

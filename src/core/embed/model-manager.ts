@@ -30,6 +30,8 @@ export interface ModelManagerOptions {
 }
 
 export const DEFAULT_BATCH_SIZE = 32;
+/** Batches of one embed call queued in the worker at a time (see WorkerModelManager.embed). */
+export const BATCHES_IN_FLIGHT = 4;
 /** A background load (peek*) does not retry a model that failed less than this long ago. */
 const BACKGROUND_RETRY_MS = 30_000;
 /** More worker crashes than this within CRASH_WINDOW_MS: stop restarting eagerly (the next request still does). */
@@ -51,7 +53,7 @@ class WorkerEmbedder implements Embedder {
   constructor(
     readonly model: string,
     private readonly entry: Entry,
-    private readonly run: (entry: Entry, texts: string[]) => Promise<Float32Array[]>,
+    private readonly run: (entry: Entry, texts: string[], urgent: boolean) => Promise<Float32Array[]>,
   ) {}
   get resolved(): string {
     return this.entry.spec.resolved;
@@ -60,10 +62,10 @@ class WorkerEmbedder implements Embedder {
     return this.entry.dim ?? 0;
   }
   embedQueries(texts: string[]): Promise<Float32Array[]> {
-    return this.run(this.entry, applyPrefix(texts, this.entry.spec.prefixes.query));
+    return this.run(this.entry, applyPrefix(texts, this.entry.spec.prefixes.query), true);
   }
   embedPassages(texts: string[]): Promise<Float32Array[]> {
-    return this.run(this.entry, applyPrefix(texts, this.entry.spec.prefixes.passage));
+    return this.run(this.entry, applyPrefix(texts, this.entry.spec.prefixes.passage), false);
   }
 }
 
@@ -308,7 +310,7 @@ export class WorkerModelManager implements ModelManager {
   private embedderFor(model: string, entry: Entry): WorkerEmbedder {
     let embedder = this.embedders.get(model);
     if (!embedder) {
-      embedder = new WorkerEmbedder(model, entry, (e, texts) => this.embed(e, texts));
+      embedder = new WorkerEmbedder(model, entry, (e, texts, urgent) => this.embed(e, texts, urgent));
       this.embedders.set(model, embedder);
     }
     return embedder;
@@ -336,12 +338,33 @@ export class WorkerModelManager implements ModelManager {
     }
   }
 
-  private async embed(entry: Entry, texts: string[]): Promise<Float32Array[]> {
+  /**
+   * Embed in batches of `batchSize`, BATCHES_IN_FLIGHT of them queued in the worker at a time: the worker goes on
+   * to the next batch while this thread is busy (chunking, writing) when an answer arrives. One at a time, the
+   * worker sat idle for a third of an ingest (docs/benchmarks.md). `urgent`: a search's query (see compute-queue.ts).
+   */
+  private async embed(entry: Entry, texts: string[], urgent = false): Promise<Float32Array[]> {
+    const batches = Math.ceil(texts.length / this.batchSize);
+    const results: EmbedResult[] = new Array<EmbedResult>(batches);
+    let next = 0;
+    let failed = false;
+    const lane = async (): Promise<void> => {
+      while (next < batches && !failed) {
+        const b = next++;
+        const batch = texts.slice(b * this.batchSize, (b + 1) * this.batchSize);
+        try {
+          results[b] = await this.withModel(entry, () =>
+            this.client.request<EmbedResult>({ type: 'embed', key: entry.key, texts: batch, ...(urgent ? { urgent } : {}) }),
+          );
+        } catch (err) {
+          failed = true;
+          throw err;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(BATCHES_IN_FLIGHT, batches) }, lane));
     const out: Float32Array[] = [];
-    for (let start = 0; start < texts.length; start += this.batchSize) {
-      const batch = texts.slice(start, start + this.batchSize);
-      const result = await this.withModel(entry, () => this.client.request<EmbedResult>({ type: 'embed', key: entry.key, texts: batch }));
-      const { buffer, count, dim } = result;
+    for (const { buffer, count, dim } of results) {
       // Views over the one transferred buffer per batch: no copies.
       for (let i = 0; i < count; i++) out.push(new Float32Array(buffer, i * dim * 4, dim));
     }

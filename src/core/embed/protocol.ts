@@ -13,10 +13,13 @@ export interface WorkerInit {
 
 export type WorkerRequest =
   | { id: number; type: 'load'; key: string; spec: ModelSpec; allowDownload: boolean }
-  | { id: number; type: 'embed'; key: string; texts: string[] }
+  /** `urgent`: a search's query, run before the passage batches waiting in the worker (compute-queue.ts). */
+  | { id: number; type: 'embed'; key: string; texts: string[]; urgent?: boolean }
   | { id: number; type: 'rerank'; key: string; query: string; passages: string[]; batchSize: number }
   | { id: number; type: 'unload'; key: string }
-  | { id: number; type: 'crash' };
+  | { id: number; type: 'crash' }
+  /** Test hook: keep the compute lane busy for `ms` (a queued batch then waits behind it). */
+  | { id: number; type: 'hold'; ms: number };
 
 export interface LoadResult {
   /** Embedding dimension (embedding models only). */
