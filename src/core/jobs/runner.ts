@@ -3,6 +3,7 @@ import type { FileLedger } from '../health/ledger.js';
 import type { CoreContext } from '../services/context.js';
 import { passageText } from '../embed/passage.js';
 import { commitDocuments } from '../services/ingest.js';
+import { bulkWriting } from '../services/indexing.js';
 import { deleteDocs } from './delete-docs.js';
 import { examine, type Examined, type ExamineEnv, type Pending } from './examine.js';
 import { failed, settleResult } from './settle-result.js';
@@ -90,6 +91,8 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
   };
   /** Batches being embedded and written, oldest first (see IN_FLIGHT and flush). */
   const inFlight: Array<Promise<void>> = [];
+  // Index upkeep of the KB waits for the job unless the KB is searched meanwhile (indexing.ts, upkeepDue).
+  const endBulk = bulkWriting(ctx, kbId);
   try {
     const kb = ctx.store.registry.get(kbId);
     const x: ExamineEnv = {
@@ -268,6 +271,7 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
     job.end('failed', err instanceof Error ? err.message : String(err));
     throw err;
   } finally {
+    endBulk();
     for (const w of withdraw) w();
     job.current = null;
     env.onProgress?.(job);

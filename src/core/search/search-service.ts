@@ -3,7 +3,7 @@ import type { ParsedInput } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import type { Embedder } from '../embed/types.js';
 import type { CoreContext } from '../services/context.js';
-import { scheduleIndexing } from '../services/indexing.js';
+import { noteSearch } from '../services/indexing.js';
 import { queryTerms } from '../store/bm25.js';
 import type { ChunkRef, StoredChunk } from '../store/chunk-table.js';
 import type { TableSnapshot } from '../store/snapshot.js';
@@ -141,8 +141,9 @@ export async function rankKbs(
             )
           : Promise.resolve(undefined),
       ]);
-      // A table left with unindexed rows (a crash, an older version) gets its upkeep.
-      if (table.needsUpkeep && ctx.store.registry.find(kb.kb_id)?.chunk_table === kb.chunk_table) scheduleIndexing(ctx, kb.kb_id);
+      // Upkeep keeps pace with writes while the KB is searched; a table left with unindexed rows (a crash, an older
+      // version) gets its upkeep.
+      if (ctx.store.registry.find(kb.kb_id)?.chunk_table === kb.chunk_table) noteSearch(ctx, kb.kb_id, table.needsUpkeep);
       return { kb, lexical, vector: vector ?? [], hasVectors: vector !== undefined };
     }),
   );

@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AddSourceInputSchema } from '../../shared/contract/index.js';
+import { Core } from '../core.js';
+import { tempDir } from '../test-support.js';
+import { BULK_IDLE_MS, SEARCH_RECENT_MS, upkeepDue, upkeepState } from './indexing.js';
+
+describe('upkeepDue: a KB written by a job waits for the job, unless it is searched', () => {
+  const now = 1_000_000;
+  const writing = { bulkWriters: 1, lastWriteAt: now - 100, lastSearchAt: -Infinity };
+
+  it('waits while a job writes and nobody searches', () => {
+    expect(upkeepDue(writing, now)).toBe(false);
+    expect(upkeepDue({ ...writing, lastSearchAt: now - SEARCH_RECENT_MS - 1 }, now)).toBe(false);
+  });
+
+  it('runs with no job, after a recent search, or when the job stopped writing', () => {
+    expect(upkeepDue({ ...writing, bulkWriters: 0 }, now)).toBe(true);
+    expect(upkeepDue({ ...writing, lastSearchAt: now - 5_000 }, now)).toBe(true);
+    expect(upkeepDue({ ...writing, lastWriteAt: now - BULK_IDLE_MS }, now)).toBe(true);
+  });
+});
+
+describe('what upkeepDue reads', () => {
+  it('a job counts as writing its KB while it runs; a search of the KB is noted', async () => {
+    const core = await Core.open({ dataDir: tempDir(), allowDownload: false });
+    try {
+      await core.client.createKb({ kb_id: 'k' });
+      const dir = tempDir('ragdesk-upkeep-');
+      for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(dir, `n-${i}.txt`), `note ${i}: pallet ${i * 7} left dock ${i % 5}.`);
+      await core.sources.add(AddSourceInputSchema.parse({ kb_id: 'k', path: dir, source_id: 's' }), false);
+      const seen: number[] = [];
+      await core.sources.sync('s', {}, false, () => seen.push(upkeepState(core.ctx, 'k').bulkWriters));
+      expect(seen).toContain(1);
+      expect(seen.slice(0, -1).every((n) => n === 1)).toBe(true);
+      expect(upkeepState(core.ctx, 'k').bulkWriters).toBe(0);
+      expect(upkeepState(core.ctx, 'k').lastWriteAt).toBeGreaterThan(-Infinity);
+
+      expect(upkeepState(core.ctx, 'k').lastSearchAt).toBe(-Infinity);
+      const before = performance.now();
+      expect((await core.client.search({ query: 'pallet', kb_ids: ['k'], mode: 'fts' })).hits.length).toBeGreaterThan(0);
+      expect(upkeepState(core.ctx, 'k').lastSearchAt).toBeGreaterThanOrEqual(before);
+    } finally {
+      await core.close();
+    }
+  });
+});
