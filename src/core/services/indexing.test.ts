@@ -4,26 +4,27 @@ import { describe, expect, it } from 'vitest';
 import { AddSourceInputSchema } from '../../shared/contract/index.js';
 import { Core } from '../core.js';
 import { tempDir } from '../test-support.js';
-import { BULK_IDLE_MS, SEARCH_RECENT_MS, upkeepDue, upkeepState } from './indexing.js';
+import { BULK_IDLE_MS, DEFER_MAX_ROWS, maintainIndexes, SEARCH_RECENT_MS, upkeepDue, upkeepState } from './indexing.js';
 
 describe('upkeepDue: a KB written by a job waits for the job, unless it is searched', () => {
   const now = 1_000_000;
-  const writing = { bulkWriters: 1, lastWriteAt: now - 100, lastSearchAt: -Infinity };
+  const writing = { bulkWriters: 1, lastWriteAt: now - 100, lastSearchAt: -Infinity, rowsSinceUpkeep: DEFER_MAX_ROWS - 1 };
 
   it('waits while a job writes and nobody searches', () => {
     expect(upkeepDue(writing, now)).toBe(false);
     expect(upkeepDue({ ...writing, lastSearchAt: now - SEARCH_RECENT_MS - 1 }, now)).toBe(false);
   });
 
-  it('runs with no job, after a recent search, or when the job stopped writing', () => {
+  it('runs with no job, after a recent search, when the job stopped writing, or once it wrote DEFER_MAX_ROWS', () => {
     expect(upkeepDue({ ...writing, bulkWriters: 0 }, now)).toBe(true);
     expect(upkeepDue({ ...writing, lastSearchAt: now - 5_000 }, now)).toBe(true);
     expect(upkeepDue({ ...writing, lastWriteAt: now - BULK_IDLE_MS }, now)).toBe(true);
+    expect(upkeepDue({ ...writing, rowsSinceUpkeep: DEFER_MAX_ROWS }, now)).toBe(true);
   });
 });
 
 describe('what upkeepDue reads', () => {
-  it('a job counts as writing its KB while it runs; a search of the KB is noted', async () => {
+  it('a job counts as writing its KB while it runs, its rows until upkeep; a search of the KB is noted', async () => {
     const core = await Core.open({ dataDir: tempDir(), allowDownload: false });
     try {
       await core.client.createKb({ kb_id: 'k' });
@@ -36,6 +37,10 @@ describe('what upkeepDue reads', () => {
       expect(seen.slice(0, -1).every((n) => n === 1)).toBe(true);
       expect(upkeepState(core.ctx, 'k').bulkWriters).toBe(0);
       expect(upkeepState(core.ctx, 'k').lastWriteAt).toBeGreaterThan(-Infinity);
+      // The job's rows are counted until upkeep takes them in.
+      expect(upkeepState(core.ctx, 'k').rowsSinceUpkeep).toBe(40);
+      await maintainIndexes(core.ctx, 'k');
+      expect(upkeepState(core.ctx, 'k').rowsSinceUpkeep).toBe(0);
 
       expect(upkeepState(core.ctx, 'k').lastSearchAt).toBe(-Infinity);
       const before = performance.now();

@@ -27,8 +27,13 @@ const DELAY_PER_COST = 10;
 const DEFER_POLL_MS = 2_000;
 /** ...unless the KB was searched this recently: then its upkeep keeps the usual pace (the searches scan new rows)... */
 export const SEARCH_RECENT_MS = 60_000;
-/** ...or the job wrote nothing for this long (paused, or reading a slow scan). */
+/** ...or the job wrote nothing for this long (paused, or reading a slow scan)... */
 export const BULK_IDLE_MS = 15_000;
+/**
+ * ...or it wrote this many rows since the last upkeep: what the first search during a job may have to scan (the old
+ * pace let ~60 s of ingest, ~120k rows with potion, wait too). Past it upkeep keeps its usual pace.
+ */
+export const DEFER_MAX_ROWS = 100_000;
 
 interface Slot {
   timer?: NodeJS.Timeout;
@@ -39,6 +44,8 @@ interface Slot {
   lastSearchAt: number;
   /** Jobs writing the KB now (bulkWriting). */
   bulkWriters: number;
+  /** Rows written since the last upkeep began. */
+  rowsSinceUpkeep: number;
 }
 
 const pending = new WeakMap<CoreContext, Map<string, Slot>>();
@@ -53,14 +60,18 @@ function slot(ctx: CoreContext, kbId: string): Slot {
   let map = pending.get(ctx);
   if (!map) pending.set(ctx, (map = new Map()));
   let s = map.get(kbId);
-  if (!s) map.set(kbId, (s = { lastMs: 0, lastWriteAt: -Infinity, lastSearchAt: -Infinity, bulkWriters: 0 }));
+  if (!s) map.set(kbId, (s = { lastMs: 0, lastWriteAt: -Infinity, lastSearchAt: -Infinity, bulkWriters: 0, rowsSinceUpkeep: 0 }));
   return s;
 }
 
-/** Keep a KB's indexes current after a write: in the background, serialised with writes, never blocking a search. */
-export function scheduleIndexing(ctx: CoreContext, kbId: string): void {
+/**
+ * Keep a KB's indexes current after a write of `rows` chunk rows: in the background, serialised with writes, never
+ * blocking a search.
+ */
+export function scheduleIndexing(ctx: CoreContext, kbId: string, rows = 0): void {
   const s = slot(ctx, kbId);
   s.lastWriteAt = performance.now();
+  s.rowsSinceUpkeep += rows;
   arm(ctx, kbId, s);
 }
 
@@ -82,12 +93,20 @@ function arm(
 }
 
 /** Whether a KB's scheduled upkeep runs now, or waits for the job writing it (see DEFER_POLL_MS). */
-export function upkeepDue(s: Pick<Slot, 'bulkWriters' | 'lastWriteAt' | 'lastSearchAt'>, now: number): boolean {
-  return s.bulkWriters === 0 || now - s.lastWriteAt >= BULK_IDLE_MS || now - s.lastSearchAt < SEARCH_RECENT_MS;
+export function upkeepDue(s: Pick<Slot, 'bulkWriters' | 'lastWriteAt' | 'lastSearchAt' | 'rowsSinceUpkeep'>, now: number): boolean {
+  return (
+    s.bulkWriters === 0 ||
+    now - s.lastWriteAt >= BULK_IDLE_MS ||
+    now - s.lastSearchAt < SEARCH_RECENT_MS ||
+    s.rowsSinceUpkeep >= DEFER_MAX_ROWS
+  );
 }
 
 /** The upkeep state of a KB, for tests (see upkeepDue). */
-export function upkeepState(ctx: CoreContext, kbId: string): Readonly<Pick<Slot, 'bulkWriters' | 'lastWriteAt' | 'lastSearchAt'>> {
+export function upkeepState(
+  ctx: CoreContext,
+  kbId: string,
+): Readonly<Pick<Slot, 'bulkWriters' | 'lastWriteAt' | 'lastSearchAt' | 'rowsSinceUpkeep'>> {
   return slot(ctx, kbId);
 }
 
@@ -150,6 +169,8 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
   await ctx.store.writes.run(kbId, async () => {
     const table = await ctx.store.chunks(kbId);
     if (!table) return;
+    // What upkeep covers from here: every row written before it took the KB's write lock.
+    slot(ctx, kbId).rowsSinceUpkeep = 0;
     const rows = await table.count();
     if (rows === 0) return;
     const t0 = performance.now();

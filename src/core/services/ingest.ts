@@ -212,6 +212,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
     } else embedder = undefined;
   }
 
+  let rowsWritten = 0;
   await ctx.store.write(kbId, async () => {
     // Decide again: a concurrent write may have stored these doc_ids or contents meanwhile.
     const toWrite = await decideAll(ctx, ctx.store.registry.get(kbId), first, results);
@@ -250,6 +251,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
       doc_ids: good.map((w) => w.doc.doc_id),
     });
     await table.writeDocs(built.rows, replacing);
+    rowsWritten = built.rows.length;
     crashPoint('chunks-written');
     await ctx.store.docs.upsert(built.docRows, replacing.length === 0);
     ctx.store.intentDone(kbId);
@@ -270,7 +272,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
       ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'done', chunks: w.doc.chunks.length });
     }
   });
-  scheduleIndexing(ctx, kbId);
+  scheduleIndexing(ctx, kbId, rowsWritten);
   // Written without vectors: they are filled in as soon as the model can embed (heal.ts).
   if (!embedder && results.some((r) => !(r instanceof RagError) && r.status !== 'skipped')) markNeedsVectors(ctx, kbId);
   return results;

@@ -168,7 +168,7 @@ export async function streamFile(ctx: CoreContext, kbId: string, input: StreamIn
       });
       // Upkeep folds the staged rows into the full-text index as they come (on its own schedule, ~10% of write
       // time): they are hidden either way, but unindexed rows cost every search a scan.
-      scheduleIndexing(ctx, kbId);
+      scheduleIndexing(ctx, kbId, placed.length);
       ctx.events.emit('ingest', {
         kb_id: kbId,
         file: input.path,
