@@ -103,6 +103,7 @@ async function openLocal(dataDir: string, opts: GlobalOptions) {
     ...cliCoreDefaults(),
     allowDownload: opts.download !== false && process.env.RAGDESK_OFFLINE !== '1',
     waitForModels: true,
+    upkeepDeferRows: Infinity,
   });
   return {
     async run<T>(fn: (session: CliSession) => Promise<T>): Promise<T> {

@@ -32,6 +32,13 @@ export interface CoreOptions {
    * one-shot CLI (Core.close); searches scan its rows meanwhile.
    */
   inlineIndexRows: number;
+  /**
+   * While a job writes a KB nobody searches, its upkeep waits for the job's end until the job has written this many
+   * rows since the last upkeep: what the first search during the job may have to scan (services/indexing.ts). The
+   * one-shot CLI, which serves no search while it writes, sets no bound (Infinity): mid-job upkeeps there only cost
+   * time and memory.
+   */
+  upkeepDeferRows: number;
 }
 
 export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
@@ -46,6 +53,7 @@ export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
   waitForModels: false,
   rerankModel: 'rerank',
   inlineIndexRows: 50_000,
+  upkeepDeferRows: 100_000,
 };
 
 /** Progress of ingestion, for progress bars and the UI. */

@@ -4,22 +4,26 @@ import { describe, expect, it } from 'vitest';
 import { AddSourceInputSchema } from '../../shared/contract/index.js';
 import { Core } from '../core.js';
 import { tempDir } from '../test-support.js';
-import { BULK_IDLE_MS, DEFER_MAX_ROWS, maintainIndexes, SEARCH_RECENT_MS, upkeepDue, upkeepState } from './indexing.js';
+import { DEFAULT_OPTIONS } from './context.js';
+import { BULK_IDLE_MS, maintainIndexes, SEARCH_RECENT_MS, upkeepDue, upkeepState } from './indexing.js';
 
 describe('upkeepDue: a KB written by a job waits for the job, unless it is searched', () => {
   const now = 1_000_000;
-  const writing = { bulkWriters: 1, lastWriteAt: now - 100, lastSearchAt: -Infinity, rowsSinceUpkeep: DEFER_MAX_ROWS - 1 };
+  const bound = DEFAULT_OPTIONS.upkeepDeferRows;
+  const writing = { bulkWriters: 1, lastWriteAt: now - 100, lastSearchAt: -Infinity, rowsSinceUpkeep: bound - 1 };
 
   it('waits while a job writes and nobody searches', () => {
-    expect(upkeepDue(writing, now)).toBe(false);
-    expect(upkeepDue({ ...writing, lastSearchAt: now - SEARCH_RECENT_MS - 1 }, now)).toBe(false);
+    expect(upkeepDue(writing, now, bound)).toBe(false);
+    expect(upkeepDue({ ...writing, lastSearchAt: now - SEARCH_RECENT_MS - 1 }, now, bound)).toBe(false);
   });
 
-  it('runs with no job, after a recent search, when the job stopped writing, or once it wrote DEFER_MAX_ROWS', () => {
-    expect(upkeepDue({ ...writing, bulkWriters: 0 }, now)).toBe(true);
-    expect(upkeepDue({ ...writing, lastSearchAt: now - 5_000 }, now)).toBe(true);
-    expect(upkeepDue({ ...writing, lastWriteAt: now - BULK_IDLE_MS }, now)).toBe(true);
-    expect(upkeepDue({ ...writing, rowsSinceUpkeep: DEFER_MAX_ROWS }, now)).toBe(true);
+  it('runs with no job, after a recent search, when the job stopped writing, or once it wrote the bound', () => {
+    expect(upkeepDue({ ...writing, bulkWriters: 0 }, now, bound)).toBe(true);
+    expect(upkeepDue({ ...writing, lastSearchAt: now - 5_000 }, now, bound)).toBe(true);
+    expect(upkeepDue({ ...writing, lastWriteAt: now - BULK_IDLE_MS }, now, bound)).toBe(true);
+    expect(upkeepDue({ ...writing, rowsSinceUpkeep: bound }, now, bound)).toBe(true);
+    // The one-shot CLI serves no search while it writes: no bound.
+    expect(upkeepDue({ ...writing, rowsSinceUpkeep: 10 * bound }, now, Infinity)).toBe(false);
   });
 });
 

@@ -29,11 +29,8 @@ const DEFER_POLL_MS = 2_000;
 export const SEARCH_RECENT_MS = 60_000;
 /** ...or the job wrote nothing for this long (paused, or reading a slow scan)... */
 export const BULK_IDLE_MS = 15_000;
-/**
- * ...or it wrote this many rows since the last upkeep: what the first search during a job may have to scan (the old
- * pace let ~60 s of ingest, ~120k rows with potion, wait too). Past it upkeep keeps its usual pace.
- */
-export const DEFER_MAX_ROWS = 100_000;
+// ...or the job wrote `CoreOptions.upkeepDeferRows` rows since the last upkeep (100,000 in a server: what the first
+// search during a job may have to scan; the old pace let ~60 s of ingest, ~120k rows with potion, wait too).
 
 interface Slot {
   timer?: NodeJS.Timeout;
@@ -84,7 +81,7 @@ function arm(
   if (s.timer) return;
   s.timer = setTimeout(() => {
     s.timer = undefined;
-    if (!upkeepDue(s, performance.now())) return arm(ctx, kbId, s, DEFER_POLL_MS);
+    if (!upkeepDue(s, performance.now(), ctx.options.upkeepDeferRows)) return arm(ctx, kbId, s, DEFER_POLL_MS);
     s.run = maintainIndexes(ctx, kbId).catch((err) => {
       process.stderr.write(`ragdesk: index upkeep for ${kbId} failed: ${String(err)}\n`);
     });
@@ -93,12 +90,13 @@ function arm(
 }
 
 /** Whether a KB's scheduled upkeep runs now, or waits for the job writing it (see DEFER_POLL_MS). */
-export function upkeepDue(s: Pick<Slot, 'bulkWriters' | 'lastWriteAt' | 'lastSearchAt' | 'rowsSinceUpkeep'>, now: number): boolean {
+export function upkeepDue(
+  s: Pick<Slot, 'bulkWriters' | 'lastWriteAt' | 'lastSearchAt' | 'rowsSinceUpkeep'>,
+  now: number,
+  maxRows: number,
+): boolean {
   return (
-    s.bulkWriters === 0 ||
-    now - s.lastWriteAt >= BULK_IDLE_MS ||
-    now - s.lastSearchAt < SEARCH_RECENT_MS ||
-    s.rowsSinceUpkeep >= DEFER_MAX_ROWS
+    s.bulkWriters === 0 || now - s.lastWriteAt >= BULK_IDLE_MS || now - s.lastSearchAt < SEARCH_RECENT_MS || s.rowsSinceUpkeep >= maxRows
   );
 }
 
