@@ -20,6 +20,7 @@ import { ComputeQueue } from './compute-queue.js';
 import { checkLocal, classifyLoadError, createProgressMapper, missingFailure, ORT_SESSION_OPTIONS } from './loader.js';
 import type { ModelSpec } from './model-spec.js';
 import { int64Rows } from './int64-rows.js';
+import { KeyedMutex } from '../util/keyed-mutex.js';
 import { meanPoolNormalize, normalizeRows } from './pooling.js';
 import { memoizeWordPiece } from './wordpiece-memo.js';
 import { addTokenizerFastPaths } from './tokenizer-fast-paths.js';
@@ -57,13 +58,8 @@ class Failure extends Error {
   }
 }
 
-/** Loads run one at a time (they set transformers.js' global `env`). */
-let loads: Promise<unknown> = Promise.resolve();
-function serialLoad<T>(fn: () => Promise<T>): Promise<T> {
-  const run = loads.then(fn, fn);
-  loads = run.catch(() => undefined);
-  return run;
-}
+/** Loads run one at a time, in arrival order (they set transformers.js' global `env`). */
+const loads = new KeyedMutex();
 /** Compute runs one task at a time on its own lane, a search's work before queued passage batches. */
 const compute = new ComputeQueue();
 
@@ -182,7 +178,7 @@ async function handle(msg: WorkerRequest): Promise<void> {
   try {
     switch (msg.type) {
       case 'load': {
-        const value = await serialLoad(() => load(msg.key, msg.spec, msg.allowDownload));
+        const value = await loads.run('load', () => load(msg.key, msg.spec, msg.allowDownload));
         post({ type: 'result', id: msg.id, ok: true, value });
         return;
       }
