@@ -8,7 +8,15 @@ import { collectGarbage } from './util/collect-garbage.js';
 
 /** Helpers for integration tests: a real Core on a temp data dir with the tiny fixture models. */
 
-export const FIXTURES = path.resolve(path.dirname(new URL(import.meta.url).pathname), 'parse', '__fixtures__');
+const HERE = path.dirname(new URL(import.meta.url).pathname);
+export const FIXTURES = path.resolve(HERE, 'parse', '__fixtures__');
+/** The small trained model beside the project (benchmarks, evaluation); tests use it only when it is there. */
+export const POTION_DIR = process.env.RAGDESK_POTION_DIR ?? path.resolve(HERE, '..', '..', '..', 'shared', 'models', 'potion-base-4M-int8');
+
+/** Model folders whose tokenizers tests compare on: the fixture model's, and potion's when present. */
+export async function tokenizerModelDirs(): Promise<string[]> {
+  return [(await fixtureModels()).model, ...(fs.existsSync(path.join(POTION_DIR, 'tokenizer.json')) ? [POTION_DIR] : [])];
+}
 
 export function tempDir(prefix = 'ragdesk-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -82,4 +90,24 @@ export function heapHeldAfterReading(use: (section: string) => unknown, count = 
   }
   collectGarbage();
   return v8.getHeapStatistics().used_heap_size - before;
+}
+
+/**
+ * The distinct whitespace-separated words of the sample KB (English, Russian, Chinese, Markdown punctuation), with
+ * their letter-and-digit runs, plus edge cases (long, unknown, digits, case, added tokens, every ASCII symbol).
+ */
+export function sampleWords(): string[] {
+  const dir = path.join(HERE, '..', '..', 'rag_data');
+  const found = new Set(['a', 'Z', '0', 'ragdesk190', 'x'.repeat(100), 'x'.repeat(101), 'qqqqzzzxv', 'ABCdef123GHI', 'EN71']);
+  for (const w of ['[CLS]', 'a[SEP]b', '[cls]', '[PAD]x', '[MASK]', 'x'.repeat(101) + '!', `${'x'.repeat(101)}-${'y'.repeat(3)}`])
+    found.add(w);
+  for (let c = 0x21; c < 0x7f; c++) found.add(`${String.fromCharCode(c)}ab${String.fromCharCode(c)}1`);
+  for (const name of fs.readdirSync(dir).filter((f) => /\.(md|txt|html)$/.test(f))) {
+    for (const w of fs.readFileSync(path.join(dir, name), 'utf8').split(/\s+/)) {
+      if (!w) continue;
+      found.add(w);
+      for (const part of w.split(/[^A-Za-z0-9]+/)) if (part) found.add(part);
+    }
+  }
+  return [...found];
 }

@@ -1,18 +1,16 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as Ort from 'onnxruntime-node';
-import { int64Rows } from '../../core/embed/int64-rows.js';
+import { batchEncoder } from '../../core/embed/batch-encoder.js';
 import { onnxFile, pickDtype } from '../../core/embed/loader.js';
 import { resolveModelSpec } from '../../core/embed/model-spec.js';
 import { meanPoolNormalize, normalizeRows } from '../../core/embed/pooling.js';
 import { applyPrefix } from '../../core/embed/presets.js';
-import { memoizeWordPiece } from '../../core/embed/wordpiece-memo.js';
-import { addTokenizerFastPaths } from '../../core/embed/tokenizer-fast-paths.js';
 
 /**
  * The bare loop the embedding bench compares ragdesk with: the same model.onnx in an onnxruntime-node
  * InferenceSession (the onnxruntime-node transformers.js itself loads), the same tokenizer called the same way
- * as embed-worker.ts (WordPiece memo, padding, truncation, int64Rows), the same batch size, then the same pooling. No worker, no messages, no copies. Tokenization happens before the timed loop and is timed on its own.
+ * as embed-worker.ts (batchEncoder: per-word ids, padding, truncation), the same batch size, then the same pooling. No worker, no messages, no copies. Tokenization happens before the timed loop and is timed on its own.
  */
 export interface BareLoop {
   /** Tokenize every batch (timed by the caller); returns the feeds, ready to run. */
@@ -33,8 +31,7 @@ export async function openBareLoop(modelDir: string, sessionOptions: Ort.Inferen
   t.env.allowLocalModels = true;
   t.env.localModelPath = spec.localModelPath ?? path.dirname(modelDir);
   const tokenizer = await t.AutoTokenizer.from_pretrained(spec.name, { local_files_only: true });
-  memoizeWordPiece(tokenizer);
-  addTokenizerFastPaths(tokenizer);
+  const encode = batchEncoder(tokenizer);
   const session = await ort.InferenceSession.create(path.join(modelDir, onnxFile(pickDtype(modelDir) ?? 'fp32')), {
     logSeverityLevel: 3,
     ...sessionOptions,
@@ -45,11 +42,7 @@ export async function openBareLoop(modelDir: string, sessionOptions: Ort.Inferen
       const out: Array<{ feeds: Record<string, Ort.Tensor>; mask: BigInt64Array }> = [];
       const all = applyPrefix(texts, spec.prefixes.passage);
       for (let i = 0; i < all.length; i += batch) {
-        const rows = tokenizer(all.slice(i, i + batch), { padding: true, truncation: true, return_tensor: false }) as unknown as Record<
-          string,
-          number[][]
-        >;
-        const enc = int64Rows(rows);
+        const enc = encode(all.slice(i, i + batch));
         const feeds: Record<string, Ort.Tensor> = {};
         for (const name of wanted) {
           const x = enc[name];

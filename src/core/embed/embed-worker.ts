@@ -19,11 +19,9 @@ import {
 import { ComputeQueue } from './compute-queue.js';
 import { checkLocal, classifyLoadError, createProgressMapper, missingFailure, ORT_SESSION_OPTIONS } from './loader.js';
 import type { ModelSpec } from './model-spec.js';
-import { int64Rows } from './int64-rows.js';
+import { batchEncoder, type BatchEncoder } from './batch-encoder.js';
 import { KeyedMutex } from '../util/keyed-mutex.js';
 import { meanPoolNormalize, normalizeRows } from './pooling.js';
-import { memoizeWordPiece } from './wordpiece-memo.js';
-import { addTokenizerFastPaths } from './tokenizer-fast-paths.js';
 import type { EmbedResult, LoadResult, RerankResult, WorkerFailure, WorkerInit, WorkerRequest, WorkerResponse } from './protocol.js';
 
 // stdout carries the MCP protocol in one process mode: nothing from this thread may print there. (Piping the
@@ -47,7 +45,7 @@ env.allowRemoteModels = false;
 env.logLevel = LogLevel.ERROR;
 
 type Loaded =
-  | { kind: 'embedding'; pipe: FeatureExtractionPipeline; dim: number; dtype?: string }
+  | { kind: 'embedding'; pipe: FeatureExtractionPipeline; encode: BatchEncoder; dim: number; dtype?: string }
   | { kind: 'rerank'; tokenizer: PreTrainedTokenizer; model: PreTrainedModel; dtype?: string };
 
 const models = new Map<string, Loaded>();
@@ -93,11 +91,10 @@ async function load(key: string, spec: ModelSpec, allowDownload: boolean): Promi
   try {
     if (spec.kind === 'embedding') {
       const pipe = await pipeline('feature-extraction', spec.name, options);
-      memoizeWordPiece(pipe.tokenizer);
-      addTokenizerFastPaths(pipe.tokenizer);
+      const encode = batchEncoder(pipe.tokenizer);
       post({ type: 'progress', key, state: 'loading' });
-      const { dim } = await runEmbedding(pipe, ['dimension probe']);
-      models.set(key, { kind: 'embedding', pipe, dim, ...(local.dtype ? { dtype: local.dtype } : {}) });
+      const { dim } = await runEmbedding(pipe, encode, ['dimension probe']);
+      models.set(key, { kind: 'embedding', pipe, encode, dim, ...(local.dtype ? { dtype: local.dtype } : {}) });
       return { dim, ...(local.dtype ? { dtype: local.dtype } : {}) };
     }
     const [tokenizer, model] = await Promise.all([
@@ -126,11 +123,13 @@ function loaded<K extends Loaded['kind']>(key: string, kind: K): Extract<Loaded,
  * Tokenize (padded, truncated to the model's max length), run the model, masked-mean-pool and L2-normalise.
  * Models whose export already pools (`sentence_embedding`, or a 2-D output) are only normalised.
  */
-async function runEmbedding(pipe: FeatureExtractionPipeline, texts: string[]): Promise<{ data: Float32Array; dim: number }> {
-  // Token rows as plain arrays, made into int64 tensors here without transformers.js' intermediate arrays.
-  const rows = pipe.tokenizer(texts, { padding: true, truncation: true, return_tensor: false }) as unknown as Record<string, number[][]>;
+async function runEmbedding(
+  pipe: FeatureExtractionPipeline,
+  encode: BatchEncoder,
+  texts: string[],
+): Promise<{ data: Float32Array; dim: number }> {
   const inputs: Record<string, Tensor> = {};
-  for (const [key, { data, dims }] of Object.entries(int64Rows(rows))) inputs[key] = new Tensor('int64', data, dims);
+  for (const [key, { data, dims }] of Object.entries(encode(texts))) inputs[key] = new Tensor('int64', data, dims);
   const outputs = (await pipe.model(inputs)) as Record<string, Tensor | undefined>;
   const pooled = outputs.sentence_embedding;
   const hidden = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.logits;
@@ -146,8 +145,8 @@ async function runEmbedding(pipe: FeatureExtractionPipeline, texts: string[]): P
 }
 
 async function embed(key: string, texts: string[]): Promise<{ value: EmbedResult; transfer: ArrayBuffer[] }> {
-  const { pipe } = loaded(key, 'embedding');
-  const { data, dim } = await runEmbedding(pipe, texts);
+  const { pipe, encode } = loaded(key, 'embedding');
+  const { data, dim } = await runEmbedding(pipe, encode, texts);
   // The pooled array owns its buffer: hand it over without a copy.
   const buffer = data.buffer as ArrayBuffer;
   return { value: { buffer, count: texts.length, dim }, transfer: [buffer] };

@@ -1,40 +1,13 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
-import { fixtureModels, heapHeldAfterReading } from '../test-support.js';
+import { fixtureModels, heapHeldAfterReading, sampleWords, tokenizerModelDirs } from '../test-support.js';
 import { bertWordCount, wordMemoizedCount } from './token-counter.js';
 
-const POTION = path.resolve(fileURLToPath(new URL('../../../../shared/models/potion-base-4M-int8', import.meta.url)));
-
-/**
- * The distinct whitespace-separated words of the sample KB (English, Russian, Chinese, Markdown punctuation), with
- * their letter-and-digit runs, plus edge cases (long, unknown, digits, case, added tokens, every ASCII symbol).
- */
-function words(): string[] {
-  const dir = fileURLToPath(new URL('../../../rag_data/', import.meta.url));
-  const found = new Set(['a', 'Z', '0', 'ragdesk190', 'x'.repeat(100), 'x'.repeat(101), 'qqqqzzzxv', 'ABCdef123GHI', 'EN71']);
-  for (const w of ['[CLS]', 'a[SEP]b', '[cls]', '[PAD]x', '[MASK]', 'x'.repeat(101) + '!', `${'x'.repeat(101)}-${'y'.repeat(3)}`])
-    found.add(w);
-  for (let c = 0x21; c < 0x7f; c++) found.add(`${String.fromCharCode(c)}ab${String.fromCharCode(c)}1`);
-  for (const name of fs.readdirSync(dir).filter((f) => /\.(md|txt|html)$/.test(f))) {
-    for (const w of fs.readFileSync(path.join(dir, name), 'utf8').split(/\s+/)) {
-      if (!w) continue;
-      found.add(w);
-      for (const part of w.split(/[^A-Za-z0-9]+/)) if (part) found.add(part);
-    }
-  }
-  return [...found];
-}
-
 describe('bertWordCount', () => {
-  const models = async () => [(await fixtureModels()).model, ...(fs.existsSync(path.join(POTION, 'tokenizer.json')) ? [POTION] : [])];
-
   it("counts every word exactly as the tokenizer's whole pipeline does (fixture BERT tokenizer, and potion when present)", async () => {
-    const list = words();
+    const list = sampleWords();
     expect(list.length).toBeGreaterThan(1000);
-    for (const dir of await models()) {
+    for (const dir of await tokenizerModelDirs()) {
       const tokenizer = await AutoTokenizer.from_pretrained(dir, { local_files_only: true });
       const full = (w: string) => tokenizer.encode(w, { add_special_tokens: false }).length;
       const fast = bertWordCount(tokenizer, full);

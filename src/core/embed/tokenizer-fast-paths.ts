@@ -15,6 +15,8 @@
 /** What clean_text would drop: is_control (Cc but tab, LF, CR; Cf, Co, Cs), NUL (a Cc) and U+FFFD. */
 const CONTROL = /[^\P{Cc}\t\n\r]/u;
 const DROPPED = /[\ufffd\p{Cf}\p{Co}\p{Cs}]/u;
+/** Any character clean_text drops (CONTROL or DROPPED): a text without one only has its whitespace made spaces. */
+export const DROPPED_OR_CONTROL = /[^\P{Cc}\t\n\r]|[\ufffd\p{Cf}\p{Co}\p{Cs}]/u;
 const WHITESPACE = /\s/g;
 /** The BMP ranges of transformers.js' is_chinese_char (tokenize_chinese_chars reads UTF-16 units). */
 const CHINESE = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;

@@ -1,0 +1,162 @@
+import { pieceTrie } from './piece-trie.js';
+
+/**
+ * A word's token ids for BERT-style tokenizers (BertNormalizer, BertPreTokenizer, WordPiece: potion, MiniLM, bge…)
+ * without the tokenizer's whole pipeline per word, for words of BMP letters, digits, marks and punctuation (no CJK
+ * ideographs, nothing BertNormalizer drops): the word is normalised as BertNormalizer does (lowercase, then accents
+ * stripped: NFD without nonspacing marks), BertPreTokenizer makes each run of non-punctuation one pre-token and each
+ * punctuation character one more, and a run becomes WordPiece's greedy longest-match pieces (one [UNK] when a part
+ * has none), found by slicing the string instead of re-joining its characters for every candidate length. Other
+ * words, and words holding an added token ([CLS]…), return false: the caller uses the tokenizer itself.
+ * The chunker counts tokens with it (token-counter.ts), the embedding worker builds token rows with it
+ * (word-ids.ts). Undefined for any other tokenizer, or when it disagrees with the tokenizer's own ids on
+ * CHECK_WORDS; uses transformers.js' internal `_tokenizer`.
+ */
+
+/** Appends `word`'s ids to `out` and returns true, or returns false (and appends nothing) for a word it leaves. */
+export type WordIds = (word: string, out: number[]) => boolean;
+
+/** Printable ASCII without the space: letters, digits and what BertPreTokenizer counts as punctuation. */
+const PRINTABLE = /^[\x21-\x7e]+$/;
+/**
+ * What BertNormalizer does more to a word than change case and strip accents (characters it drops, whitespace,
+ * CJK ideographs it pads), and characters outside the BMP (WordPiece counts code points): such words are left.
+ */
+const NOT_SIMPLE = /[\s\p{Cc}\p{Cf}\p{Co}\p{Cs}\ufffd\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{10000}-\u{10ffff}]/u;
+/** What BertPreTokenizer splits off one character at a time (transformers.js' PUNCTUATION_REGEX). */
+const PUNCTUATION = /^[\p{P}\u0021-\u002F\u003A-\u0040\u005B-\u0060\u007B-\u007E]$/u;
+const MARKS = /\p{Mn}/gu;
+/** Words the fast path is checked against the tokenizer's own ids on, before it is used. */
+export const CHECK_WORDS = [
+  'a',
+  'the',
+  'Harbor',
+  'ragdesk190',
+  'UN38',
+  'x2',
+  '1234567890',
+  'Qwzxkjv',
+  'z'.repeat(101),
+  'A'.repeat(100),
+  '(FOB,',
+  '`rag_data/`190',
+  '**Harbor**',
+  'e.g.',
+  '|---|---|',
+  '~^{}[]\\',
+  '[UNK]',
+  'x[CLS]y',
+  'таможенной',
+  'Ёлка,',
+  '«пошлины»',
+  'café—naïve',
+  'Straße',
+  'İstanbul',
+  'x\u0301y',
+];
+
+interface BertLike {
+  /** tokenizer.json as read. */
+  tokenizer?: {
+    normalizer?: { type?: string; lowercase?: boolean; strip_accents?: boolean | null } | null;
+    pre_tokenizer?: { type?: string } | null;
+  };
+  added_tokens?: Array<{ content?: string }>;
+  model?: {
+    constructor?: { name?: string };
+    tokens_to_ids?: Map<string, number>;
+    config?: { continuing_subword_prefix?: string };
+    max_input_chars_per_word?: number;
+    fuse_unk?: boolean;
+    unk_token_id?: number;
+  };
+  encode?(text: string, options?: { add_special_tokens?: boolean }): { ids: number[] };
+}
+
+export function bertWordIds(tokenizer: unknown): WordIds | undefined {
+  const t = (tokenizer as { _tokenizer?: BertLike } | undefined)?._tokenizer;
+  const model = t?.model;
+  const vocab = model?.tokens_to_ids;
+  if (!t || !model || !(vocab instanceof Map) || model.constructor?.name !== 'WordPieceTokenizer' || model.fuse_unk) return undefined;
+  const json = t.tokenizer;
+  if (json?.normalizer?.type !== 'BertNormalizer' || json.pre_tokenizer?.type !== 'BertPreTokenizer') return undefined;
+  const unk = model.unk_token_id;
+  if (typeof unk !== 'number' || typeof t.encode !== 'function') return undefined;
+  const prefix = model.config?.continuing_subword_prefix ?? '##';
+  const maxChars = model.max_input_chars_per_word ?? 100;
+  const lowercase = json.normalizer.lowercase !== false;
+  const strip = lowercase ? json.normalizer.strip_accents !== false : Boolean(json.normalizer.strip_accents);
+  let longest = 0;
+  for (const key of vocab.keys()) longest = Math.max(longest, key.length);
+  const trie = maxChars < 128 ? pieceTrie(vocab, prefix) : undefined;
+  const added = (t.added_tokens ?? []).map((a) => a.content ?? '').filter(Boolean);
+  /** Punctuation to BertPreTokenizer, per UTF-16 unit (class + 1; 0 = not yet known). */
+  const punct = new Uint8Array(0x10000);
+  const isPunct = (c: number): boolean => {
+    let known = punct[c]!;
+    if (!known) punct[c] = known = PUNCTUATION.test(String.fromCharCode(c)) ? 2 : 1;
+    return known === 2;
+  };
+  /** WordPiece pieces of one normalised pre-token, appended to `out`. */
+  const pieces = (w: string, out: number[]): void => {
+    if (w.length > maxChars) {
+      out.push(unk);
+      return;
+    }
+    const from = out.length;
+    for (let start = 0; start < w.length;) {
+      let id: number | undefined;
+      let end = start;
+      if (trie) {
+        const found = trie.longest(w, start);
+        if (found >= 0) {
+          id = Math.floor(found / 128);
+          end = start + (found % 128);
+        }
+      } else {
+        for (end = Math.min(w.length, start + longest); end > start; end--) {
+          id = vocab.get(start > 0 ? prefix + w.slice(start, end) : w.slice(start, end));
+          if (id !== undefined) break;
+        }
+      }
+      if (id === undefined) {
+        // No piece fits: the whole pre-token is [UNK].
+        out.length = from;
+        out.push(unk);
+        return;
+      }
+      out.push(id);
+      start = end;
+    }
+  };
+  const wordIds: WordIds = (word, out) => {
+    const ascii = PRINTABLE.test(word);
+    if (!ascii && NOT_SIMPLE.test(word)) return false;
+    let w = lowercase ? word.toLowerCase() : word;
+    if (strip && !ascii) w = w.normalize('NFD').replace(MARKS, '');
+    if (added.some((a) => word.includes(a) || w.includes(a))) return false;
+    let run = -1; // start of the pre-token being read
+    for (let i = 0; i < w.length; i++) {
+      const c = w.charCodeAt(i);
+      if (!isPunct(c)) {
+        if (run < 0) run = i;
+        continue;
+      }
+      if (run >= 0) pieces(w.slice(run, i), out);
+      run = -1;
+      const id = vocab.get(w[i]!);
+      out.push(id ?? unk);
+    }
+    if (run >= 0) pieces(w.slice(run), out);
+    return true;
+  };
+  const encode = t.encode.bind(t);
+  const agrees = (word: string): boolean => {
+    const out: number[] = [];
+    const own = encode(word, { add_special_tokens: false }).ids;
+    return wordIds(word, out)
+      ? out.length === own.length && out.every((id, i) => id === own[i])
+      : !PRINTABLE.test(word) || added.some((a) => word.includes(a));
+  };
+  return CHECK_WORDS.every(agrees) ? wordIds : undefined;
+}

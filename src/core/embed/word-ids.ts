@@ -1,0 +1,196 @@
+import { ownString } from '../util/own-string.js';
+import { bertWordIds } from './bert-word-ids.js';
+import { int64Rows, type Int64Rows } from './int64-rows.js';
+import { DROPPED_OR_CONTROL } from './tokenizer-fast-paths.js';
+
+/**
+ * Token rows of a batch of single texts for BERT-style tokenizers (BertNormalizer, BertPreTokenizer, WordPiece:
+ * potion, MiniLM, bge…), built from each whitespace-separated word's ids, memoised, instead of sending every text
+ * through the tokenizer's whole pipeline (cleaning, padding CJK, lowercasing, stripping accents, the pre-tokenizer's
+ * regular expression, WordPiece, the post-processor, two map lookups per token).
+ *
+ * Why it is exact: once BertNormalizer.clean_text has nothing to drop (no control, format, private-use, surrogate,
+ * NUL or U+FFFD character), it only turns each whitespace character into a space, and every later step either works
+ * character by character (CJK padding, lowercasing: the final-sigma rule does not look across whitespace, accent
+ * stripping: NFD does not reorder across a starter) or splits on whitespace first (BertPreTokenizer, then WordPiece
+ * per pre-token). So a text's tokens are its words' tokens one after the other. Texts with a character clean_text
+ * drops, or holding an added token's text ([CLS]…), go through the tokenizer as they are. A word's ids come from
+ * the tokenizer itself (`encode(word)`), the special tokens from encoding a probe, and truncation and padding
+ * follow transformers.js' `_call`: the whole row (specials included) cut to the length, padded on the right. The
+ * encoder is only used when it gives the tokenizer's own rows for every CHECK_TEXTS entry; the test compares rows
+ * over the sample KB in three languages. Uses transformers.js' internal `_tokenizer`; anything else: undefined.
+ */
+
+/** Distinct words kept; the memo starts over past this. */
+export const WORD_IDS_MEMO_WORDS = 200_000;
+/** Longer words (a run of CJK text has no spaces) are encoded, not kept. */
+const MAX_MEMO_WORD = 64;
+const WHITESPACE = /\s+/;
+
+/** Texts the encoder must give the tokenizer's own rows for before it is used. */
+const CHECK_TEXTS = [
+  'the Harbor ragdesk190 e.g. (FOB,) |---|',
+  '**Таможенной** «пошлины» Ёлка, café—naïve Straße İstanbul ΟΔΟΣ x\u0301y',
+  '海关清关 and 中文 mixed',
+  '  leading\tand\ntrailing\u00a0spaces\u3000 ',
+  'z'.repeat(101),
+  '',
+];
+
+interface HfTokenizer {
+  normalizer?: { constructor?: { name?: string } } | null;
+  pre_tokenizer?: { constructor?: { name?: string } } | null;
+  remove_space?: boolean;
+  do_lowercase_and_remove_accent?: boolean;
+  added_tokens?: Array<{ content?: string }>;
+  encode(text: string, options?: { add_special_tokens?: boolean }): { ids: number[] };
+}
+
+interface Encoded {
+  input_ids: number[];
+  attention_mask: number[];
+  token_type_ids?: number[];
+}
+
+interface TransformersTokenizer {
+  _tokenizer?: HfTokenizer;
+  _encode_plus?(text: string, options: { add_special_tokens: boolean }): Encoded;
+  model_max_length?: number;
+  pad_token_id?: number;
+  padding_side?: string;
+}
+
+/** The encoder for `tokenizer`, or undefined when it is not BERT-style or disagrees with the tokenizer on a check. */
+export function wordIdsEncoder(tokenizer: unknown, memoWords = WORD_IDS_MEMO_WORDS): ((texts: string[]) => Int64Rows) | undefined {
+  const tok = tokenizer as TransformersTokenizer | undefined;
+  const t = tok?._tokenizer;
+  if (!tok || !t || typeof t.encode !== 'function' || typeof tok._encode_plus !== 'function') return undefined;
+  if (t.normalizer?.constructor?.name !== 'BertNormalizer' || t.pre_tokenizer?.constructor?.name !== 'BertPreTokenizer') return undefined;
+  if (t.remove_space || t.do_lowercase_and_remove_accent || (tok.padding_side ?? 'right') !== 'right') return undefined;
+  const maxLength = tok.model_max_length ?? Infinity;
+  const pad = tok.pad_token_id ?? 0;
+  const full = (text: string): Encoded => tok._encode_plus!(text, { add_special_tokens: true });
+  const added = (t.added_tokens ?? []).map((a) => a.content ?? '').filter(Boolean);
+
+  // The special tokens around a single text: encode a probe with and without them.
+  const probe = full('a');
+  const bare = t.encode('a', { add_special_tokens: false }).ids;
+  const at = indexOfRun(probe.input_ids, bare);
+  if (at < 0 || bare.length === 0) return undefined;
+  const prefix = probe.input_ids.slice(0, at);
+  const suffix = probe.input_ids.slice(at + bare.length);
+  const keys = Object.keys(probe);
+  if (probe.token_type_ids?.some((v) => v !== 0) || probe.attention_mask.some((v) => v !== 1)) return undefined;
+  if (keys.some((k) => k !== 'input_ids' && k !== 'attention_mask' && k !== 'token_type_ids')) return undefined;
+
+  const direct = bertWordIds(tokenizer);
+  const scratch: number[] = [];
+  /** A word's ids without the specials: split directly when bertWordIds can, else by the tokenizer. */
+  const idsOf = (word: string): number[] => {
+    scratch.length = 0;
+    return direct?.(word, scratch) ? scratch : t.encode(word, { add_special_tokens: false }).ids;
+  };
+  // Word → ids: offset and length into one growing pool (no array per word).
+  let pool = new Int32Array(1 << 16);
+  let used = 0;
+  const memo = new Map<string, number>();
+  const wordIds = (word: string, out: number[]): void => {
+    if (word.length > MAX_MEMO_WORD) {
+      for (const id of idsOf(word)) out.push(id);
+      return;
+    }
+    let slot = memo.get(word);
+    if (slot === undefined) {
+      const ids = idsOf(word);
+      if (ids.length >= 256) {
+        for (const id of ids) out.push(id);
+        return;
+      }
+      if (memo.size >= memoWords) {
+        memo.clear();
+        used = 0;
+      }
+      if (used + ids.length > pool.length) {
+        const grown = new Int32Array(pool.length * 2);
+        grown.set(pool.subarray(0, used));
+        pool = grown;
+      }
+      pool.set(ids, used);
+      slot = used * 256 + ids.length;
+      used += ids.length;
+      memo.set(ownString(word), slot);
+    }
+    const start = Math.floor(slot / 256);
+    const end = start + (slot % 256);
+    for (let i = start; i < end; i++) out.push(pool[i]!);
+  };
+
+  const rowIds = (text: string): number[] => {
+    if (DROPPED_OR_CONTROL.test(text) || added.some((a) => text.includes(a))) return full(text).input_ids;
+    const out = prefix.slice();
+    for (const word of text.split(WHITESPACE)) {
+      if (!word) continue;
+      wordIds(word, out);
+      // The row is cut to maxLength anyway, its suffix included: the rest of the text cannot show.
+      if (out.length >= maxLength) return out;
+    }
+    for (const id of suffix) out.push(id);
+    return out;
+  };
+
+  const encode = (texts: string[]): Int64Rows => {
+    const rows = texts.map(rowIds);
+    let width = 0;
+    for (const r of rows) width = Math.max(width, r.length);
+    width = Math.min(width, maxLength);
+    const n = rows.length * width;
+    const ids = new BigInt64Array(n);
+    const mask = new BigInt64Array(n);
+    // Ids are small and non-negative: write each int64's low half (little-endian) through an int32 view, no BigInt.
+    const ids32 = new Int32Array(ids.buffer);
+    const mask32 = new Int32Array(mask.buffer);
+    for (let b = 0; b < rows.length; b++) {
+      const row = rows[b]!;
+      const len = Math.min(row.length, width);
+      const base = 2 * b * width;
+      for (let k = 0; k < len; k++) {
+        ids32[base + 2 * k] = row[k]!;
+        mask32[base + 2 * k] = 1;
+      }
+      if (pad !== 0) for (let k = len; k < width; k++) ids32[base + 2 * k] = pad;
+    }
+    const dims: [number, number] = [rows.length, width];
+    const out: Int64Rows = { input_ids: { data: ids, dims }, attention_mask: { data: mask, dims } };
+    if (probe.token_type_ids) out.token_type_ids = { data: new BigInt64Array(n), dims };
+    return out;
+  };
+
+  for (const text of CHECK_TEXTS) if (!sameRows(encode([text, 'a']), reference(tok, [text, 'a']))) return undefined;
+  return encode;
+}
+
+/** The tokenizer's own rows (its whole pipeline), padded and truncated as the worker asks for them, as int64. */
+export function reference(tokenizer: unknown, texts: string[]): Int64Rows {
+  const call = tokenizer as (t: string[], o: object) => Record<string, number[][]>;
+  return int64Rows(call(texts, { padding: true, truncation: true, return_tensor: false }));
+}
+
+export function sameRows(a: Int64Rows, b: Int64Rows): boolean {
+  const keys = Object.keys(a).sort();
+  if (keys.join() !== Object.keys(b).sort().join()) return false;
+  for (const k of keys) {
+    const x = a[k]!;
+    const y = b[k]!;
+    if (x.dims[0] !== y.dims[0] || x.dims[1] !== y.dims[1] || x.data.length !== y.data.length) return false;
+    for (let i = 0; i < x.data.length; i++) if (x.data[i] !== y.data[i]) return false;
+  }
+  return true;
+}
+
+function indexOfRun(haystack: number[], needle: number[]): number {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
