@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prng } from '../util/prng.js';
 import { meanPoolNormalize, normalizeRows } from './pooling.js';
 
 describe('meanPoolNormalize', () => {
@@ -18,6 +19,26 @@ describe('meanPoolNormalize', () => {
     const alone = meanPoolNormalize(Float32Array.of(1, 2, 3, 4), [1, 2, 2], [1, 1]);
     const padded = meanPoolNormalize(Float32Array.of(1, 2, 3, 4, 9, 9, 9, 9), [1, 4, 2], [1, 1, 0, 0]);
     expect(Array.from(padded)).toEqual(Array.from(alone));
+  });
+
+  it('gives the sums of one dimension at a time, in token order, to the bit (model-sized dims and a remainder)', () => {
+    const rand = prng(3);
+    const [batch, seq, dim] = [5, 17, 131];
+    const hidden = Float32Array.from({ length: batch * seq * dim }, () => rand() * 2 - 1);
+    const mask = BigInt64Array.from({ length: batch * seq }, (_, i) => (i % seq < 3 + ((i / seq) | 0) * 3 ? 1n : 0n));
+    const want = new Float32Array(batch * dim);
+    for (let b = 0; b < batch; b++) {
+      const sum = new Float64Array(dim);
+      for (let s = 0; s < seq; s++) {
+        if (mask[b * seq + s] === 0n) continue;
+        for (let k = 0; k < dim; k++) sum[k]! += hidden[(b * seq + s) * dim + k]!;
+      }
+      let sq = 0;
+      for (let k = 0; k < dim; k++) sq += sum[k]! * sum[k]!;
+      const norm = Math.sqrt(sq);
+      for (let k = 0; k < dim; k++) want[b * dim + k] = sum[k]! / norm;
+    }
+    expect(Array.from(meanPoolNormalize(hidden, [batch, seq, dim], mask))).toEqual(Array.from(want));
   });
 
   it('leaves a fully masked or zero row at zero instead of NaN', () => {

@@ -8,23 +8,59 @@
  * Pool `hidden` ([batch, seq, dim], row-major) over the positions where `mask` ([batch, seq]) is non-zero,
  * then scale each row to unit length. Padding positions never contribute, so a text's vector is the same
  * whether it was embedded alone or padded in a batch. A row with no unmasked position (or all zeros) stays zero.
+ * Eight dimensions at a time are summed in local variables over a text's tokens (in token order, in doubles: the
+ * same sums as one dimension at a time), instead of adding each token row into an array of sums: ~3× faster on
+ * potion's outputs, where pooling had become the embedding worker's largest cost.
  */
 export function meanPoolNormalize(hidden: ArrayLike<number>, dims: readonly number[], mask: ArrayLike<number | bigint>): Float32Array {
   const [batch = 0, seq = 0, dim = 0] = dims;
   const out = new Float32Array(batch * dim);
   const sum = new Float64Array(dim);
+  /** Offsets of the text's unmasked token rows. */
+  const rows = new Int32Array(seq);
   for (let b = 0; b < batch; b++) {
-    sum.fill(0);
-    for (let s = 0; s < seq; s++) {
-      if (Number(mask[b * seq + s]) === 0) continue;
-      const offset = (b * seq + s) * dim;
-      for (let k = 0; k < dim; k++) sum[k]! += hidden[offset + k]!;
+    let n = 0;
+    for (let s = 0; s < seq; s++) if (Number(mask[b * seq + s]) !== 0) rows[n++] = (b * seq + s) * dim;
+    let k = 0;
+    for (; k + 8 <= dim; k += 8) {
+      let a0 = 0,
+        a1 = 0,
+        a2 = 0,
+        a3 = 0,
+        a4 = 0,
+        a5 = 0,
+        a6 = 0,
+        a7 = 0;
+      for (let j = 0; j < n; j++) {
+        const o = rows[j]! + k;
+        a0 += hidden[o]!;
+        a1 += hidden[o + 1]!;
+        a2 += hidden[o + 2]!;
+        a3 += hidden[o + 3]!;
+        a4 += hidden[o + 4]!;
+        a5 += hidden[o + 5]!;
+        a6 += hidden[o + 6]!;
+        a7 += hidden[o + 7]!;
+      }
+      sum[k] = a0;
+      sum[k + 1] = a1;
+      sum[k + 2] = a2;
+      sum[k + 3] = a3;
+      sum[k + 4] = a4;
+      sum[k + 5] = a5;
+      sum[k + 6] = a6;
+      sum[k + 7] = a7;
+    }
+    for (; k < dim; k++) {
+      let a = 0;
+      for (let j = 0; j < n; j++) a += hidden[rows[j]! + k]!;
+      sum[k] = a;
     }
     // mean = sum / count, and the 1/count cancels out in the normalisation
     let sq = 0;
-    for (let k = 0; k < dim; k++) sq += sum[k]! * sum[k]!;
+    for (let q = 0; q < dim; q++) sq += sum[q]! * sum[q]!;
     const norm = Math.sqrt(sq);
-    if (norm > 0) for (let k = 0; k < dim; k++) out[b * dim + k] = sum[k]! / norm;
+    if (norm > 0) for (let q = 0; q < dim; q++) out[b * dim + q] = sum[q]! / norm;
   }
   return out;
 }
