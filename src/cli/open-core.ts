@@ -103,6 +103,9 @@ async function openLocal(dataDir: string, opts: GlobalOptions) {
     ...cliCoreDefaults(),
     allowDownload: opts.download !== false && process.env.RAGDESK_OFFLINE !== '1',
     waitForModels: true,
+    // No search is served while the command writes: the first write's full-text index would only be rebuilt at the
+    // end, and it would make the end's upkeep compact and fold instead of compacting once (services/indexing.ts).
+    inlineIndexRows: 0,
     upkeepDeferRows: Infinity,
   });
   return {

@@ -55,3 +55,31 @@ describe('what upkeepDue reads', () => {
     }
   });
 });
+
+describe('rows written before any full-text index', () => {
+  it('are compacted once, then indexed: one fragment, every row found, the same hits as before upkeep', async () => {
+    // What the one-shot CLI does: no inline index on the first write, so a job's batches wait for the end's upkeep.
+    const core = await Core.open({ dataDir: tempDir(), allowDownload: false, inlineIndexRows: 0 });
+    try {
+      await core.client.createKb({ kb_id: 'k' });
+      for (let i = 0; i < 6; i++) {
+        const text = Array.from({ length: 5 }, (_, k) => `Crate ${i}-${k} of batch${i} cleared customs at dock ${k}.`).join('\n\n');
+        await core.client.addDocument({ kb_id: 'k', content: text, title: `batch ${i}` });
+      }
+      const table = (await core.ctx.store.chunks('k'))!;
+      expect(table.ftsIndexReady).toBe(false);
+      expect(await table.fragments()).toBeGreaterThanOrEqual(6);
+      const scanned = (await core.client.search({ query: 'batch3 customs', kb_ids: ['k'], mode: 'fts', top_k: 5 })).hits;
+      await maintainIndexes(core.ctx, 'k');
+      expect(table.ftsIndexReady).toBe(true);
+      // Compacted before the build: with the index built first, its fragment and the rest are compacted apart.
+      expect(await table.fragments()).toBe(1);
+      expect(await table.unindexedRows()).toBe(0);
+      const indexed = (await core.client.search({ query: 'batch3 customs', kb_ids: ['k'], mode: 'fts', top_k: 5 })).hits;
+      expect(indexed.map((h) => h.chunk_id)).toEqual(scanned.map((h) => h.chunk_id));
+      expect(indexed[0]!.text).toContain('batch3');
+    } finally {
+      await core.close();
+    }
+  });
+});

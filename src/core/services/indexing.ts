@@ -173,8 +173,13 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
     if (rows === 0) return;
     const t0 = performance.now();
     const work = !table.ftsIndexReady || force || table.needsUpkeep;
-    if (!table.ftsIndexReady) await table.ensureFtsIndex();
-    else if (force || table.needsUpkeep) await crashDuring('upkeep', table.optimize());
+    if (!table.ftsIndexReady) {
+      // Rows written before any full-text index (a one-shot CLI's job, a large first write): compacted first, while
+      // that is a plain rewrite. Once an index covers some fragments, LanceDB compacts those apart from the rest and
+      // folds the rest into the index, so the same rows cost two compactions and a fold before the build.
+      if (!table.vectorIndexReady && (await table.fragments()) > 1) await crashDuring('upkeep', table.optimize());
+      await table.ensureFtsIndex();
+    } else if (force || table.needsUpkeep) await crashDuring('upkeep', table.optimize());
     if (table.dim > 0 && !table.vectorIndexReady && rows >= ANN_MIN_ROWS) {
       const withVectors = await table.count('vector IS NOT NULL');
       if (withVectors >= ANN_MIN_ROWS) await table.buildVectorIndex(withVectors);

@@ -515,4 +515,8 @@ export class ChunkTable {
     const stats = await this.table.stats();
     return stats.totalBytes;
   }
+
+  async fragments(): Promise<number> {
+    return (await this.table.stats()).fragmentStats.numFragments;
+  }
 }
