@@ -10,6 +10,7 @@ import { collectGarbage } from './util/collect-garbage.js';
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 export const FIXTURES = path.resolve(HERE, 'parse', '__fixtures__');
+const SAMPLE_KB = path.resolve(HERE, '..', '..', 'rag_data');
 /** The small trained model beside the project (benchmarks, evaluation); tests use it only when it is there. */
 export const POTION_DIR = process.env.RAGDESK_POTION_DIR ?? path.resolve(HERE, '..', '..', '..', 'shared', 'models', 'potion-base-4M-int8');
 
@@ -97,7 +98,7 @@ export function heapHeldAfterReading(use: (section: string) => unknown, count = 
  * their letter-and-digit runs, plus edge cases (long, unknown, digits, case, added tokens, every ASCII symbol).
  */
 export function sampleWords(): string[] {
-  const dir = path.join(HERE, '..', '..', 'rag_data');
+  const dir = SAMPLE_KB;
   const found = new Set(['a', 'Z', '0', 'ragdesk190', 'x'.repeat(100), 'x'.repeat(101), 'qqqqzzzxv', 'ABCdef123GHI', 'EN71']);
   for (const w of ['[CLS]', 'a[SEP]b', '[cls]', '[PAD]x', '[MASK]', 'x'.repeat(101) + '!', `${'x'.repeat(101)}-${'y'.repeat(3)}`])
     found.add(w);
@@ -110,4 +111,31 @@ export function sampleWords(): string[] {
     }
   }
   return [...found];
+}
+
+/**
+ * Paragraphs of the sample KB (en/ru/zh, Markdown, HTML, text) and texts that take every branch of a tokenizer's
+ * shortcuts: whitespace of each kind, characters clean_text drops, CJK, added tokens, case and accents, long words.
+ */
+export function tokenizerTexts(): string[] {
+  const out = [
+    '',
+    ' ',
+    '\n\t ',
+    'plain text, nothing special',
+    'tab\tand\nnew line\r\nand\u00a0no-break\u3000ideographic\u2028line\u2029paragraph\u202fnarrow\u205fmath spaces',
+    'control \x0b vertical tab, \x0c form feed, \x85 next line, \x7f delete, \0 nul',
+    'format \u200b zero width, \u200e mark, a\ufeffb bom; private \ue000; replacement \ufffd',
+    'lone \ud800 surrogate, pair 😀 and 𠀀 (Han outside the BMP)',
+    '海关清关 and 中文 mixed with English, 丽 compatibility ideograph, 海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关',
+    '[CLS] added [SEP] tokens [PAD][UNK][MASK] and [brackets] without them',
+    '[cls] lower-case [sep] x[CLS]y',
+    'ΟΔΟΣ ΟΔΟΣ. Σ σ ς İstanbul Straße café—naïve e\u0301 \u0301 alone',
+    `${'z'.repeat(120)} ${'longword'.repeat(20)} ${'x1-'.repeat(60)}`,
+    'word '.repeat(700),
+  ];
+  for (const f of fs.readdirSync(SAMPLE_KB).filter((n) => /\.(md|txt|html)$/.test(n))) {
+    out.push(...fs.readFileSync(path.join(SAMPLE_KB, f), 'utf8').split(/\n(?=\S)/));
+  }
+  return out;
 }

@@ -1,39 +1,11 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
 import { buildFixtureModel } from './fixture-model.js';
-import { fixtureModels, heapHeldAfterReading, tempDir, tokenizerModelDirs } from '../test-support.js';
+import { fixtureModels, heapHeldAfterReading, tempDir, tokenizerModelDirs, tokenizerTexts } from '../test-support.js';
 import type { Int64Rows } from './int64-rows.js';
 import { reference, sameRows, wordIdsEncoder } from './word-ids.js';
 import { batchEncoder } from './batch-encoder.js';
-
-const SAMPLE = fileURLToPath(new URL('../../../rag_data/', import.meta.url));
-
-/** Paragraphs of the sample KB (en/ru/zh, Markdown, HTML, text) and texts that take each branch of the encoder. */
-function texts(): string[] {
-  const out = [
-    '',
-    ' ',
-    '\n\t ',
-    'plain text, nothing special',
-    'tab\tand\nnew line\r\nand\u00a0no-break\u3000ideographic\u2028line\u2029paragraph\u202fnarrow\u205fmath spaces',
-    'control \x0b vertical tab, \x0c form feed, \x85 next line, \x7f delete, \0 nul',
-    'format \u200b zero width, \u200e mark, a\ufeffb bom; private \ue000; replacement \ufffd',
-    'lone \ud800 surrogate, pair 😀 and 𠀀 (Han outside the BMP)',
-    '海关清关 and 中文 mixed with English, 丽 compatibility ideograph, 海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关海关清关',
-    '[CLS] added [SEP] tokens [PAD][UNK][MASK] and [brackets] without them',
-    '[cls] lower-case [sep] x[CLS]y',
-    'ΟΔΟΣ ΟΔΟΣ. Σ σ ς İstanbul Straße café—naïve e\u0301 \u0301 alone',
-    `${'z'.repeat(120)} ${'longword'.repeat(20)} ${'x1-'.repeat(60)}`,
-    'word '.repeat(700),
-  ];
-  for (const f of fs.readdirSync(SAMPLE).filter((n) => /\.(md|txt|html)$/.test(n))) {
-    out.push(...fs.readFileSync(path.join(SAMPLE, f), 'utf8').split(/\n(?=\S)/));
-  }
-  return out;
-}
 
 const describeRows = (rows: Int64Rows) =>
   Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, { dims: v.dims, data: Array.from(v.data, Number) }]));
@@ -48,7 +20,7 @@ async function tokenizers(): Promise<Array<{ name: string; load: () => Promise<u
 
 describe('wordIdsEncoder', () => {
   it("gives the tokenizer's own rows: padding, truncation, specials and token types (fixture tokenizers, potion when present)", async () => {
-    const all = texts();
+    const all = tokenizerTexts();
     expect(all.length).toBeGreaterThan(100);
     for (const { name, load } of await tokenizers()) {
       const plain = await load();
@@ -72,7 +44,7 @@ describe('wordIdsEncoder', () => {
     const load = () => AutoTokenizer.from_pretrained(model, { local_files_only: true });
     const plain = await load();
     const encode = wordIdsEncoder(await load(), 50)!;
-    const all = texts();
+    const all = tokenizerTexts();
     for (let round = 0; round < 2; round++) {
       for (let i = 0; i < all.length; i += 16)
         expect(sameRows(encode(all.slice(i, i + 16)), reference(plain, all.slice(i, i + 16)))).toBe(true);
@@ -104,7 +76,7 @@ describe('batchEncoder', () => {
     const { model } = await fixtureModels();
     const load = () => AutoTokenizer.from_pretrained(model, { local_files_only: true });
     const plain = await load();
-    const batch = texts().slice(0, 32);
+    const batch = tokenizerTexts().slice(0, 32);
     expect(sameRows(batchEncoder(await load())(batch), reference(plain, batch))).toBe(true);
     // Without the per-word encoder (the tokenizer made to look like another kind), the tokenizer's own rows.
     const other = (await load()) as unknown as { _tokenizer: { normalizer: unknown } };
