@@ -7,4 +7,6 @@ export { estimateTokens } from '../text/token-estimate.js';
 export const estimateTokenCounter: TokenCounter = {
   id: 'estimate',
   count: estimateTokens,
+  // Whitespace ends a word and costs nothing.
+  additive: true,
 };

@@ -64,6 +64,15 @@ export function packUnits(text: string, units: Unit[], limits: SizeLimits, tc: T
   const nextBreak = new Int32Array(n + 1).fill(n);
   for (let i = n - 1; i >= 0; i--) nextBreak[i] = (units[i + 1]?.breakBefore ?? false) ? i + 1 : (nextBreak[i + 1] as number);
 
+  // With an additive counter, a chunk of units joined by whitespace counts as the sum of their costs (each unit was
+  // counted on its own already): `unjoined[k]` counts the joins before unit k that are not whitespace.
+  const unjoined = tc.additive ? unjoinedPrefix(text, units) : undefined;
+  const spanOf = (i: number, j: number): Span | undefined => {
+    const first = units[i] as Unit;
+    const known = unjoined && first.prefix === undefined && unjoined[j - 1] === unjoined[i] ? sum(i, j) + tc.overhead : undefined;
+    return makeSpan(text, first.start, (units[j - 1] as Unit).end, tc, first.prefix, known);
+  };
+
   const out: Span[] = [];
   let next = 0; // first unit not yet in any chunk
   let from = 0; // first unit of the chunk being built (< next when overlap is carried)
@@ -72,11 +81,11 @@ export function packUnits(text: string, units: Unit[], limits: SizeLimits, tc: T
     while (i < next && sum(i, next + 1) > budget) i++;
     const limit = nextBreak[next] as number;
     let j = Math.min(limit, Math.max(next + 1, upperBound(prefix, (prefix[i] as number) + budget, next + 1, n + 1) - 1));
-    let span = makeSpan(text, (units[i] as Unit).start, (units[j - 1] as Unit).end, tc, (units[i] as Unit).prefix);
+    let span = spanOf(i, j);
     while (span && span.tokens > limits.size && (i < next || j > next + 1)) {
       if (i < next) i++;
       else j--;
-      span = makeSpan(text, (units[i] as Unit).start, (units[j - 1] as Unit).end, tc, (units[i] as Unit).prefix);
+      span = spanOf(i, j);
     }
     if (span) out.push(span);
     next = j;
@@ -84,6 +93,22 @@ export function packUnits(text: string, units: Unit[], limits: SizeLimits, tc: T
     // Carry the trailing units that fit the overlap, leaving room for the next unit; at least one unit moves on.
     const room = Math.min(limits.overlap, budget - (units[next] as Unit).cost);
     from = room > 0 ? Math.max(i + 1, lowerBound(prefix, (prefix[j] as number) - room, i + 1, j + 1)) : next;
+  }
+  return out;
+}
+
+const SPACE = /^\s+$/;
+
+/**
+ * `out[k]`: how many of the joins between units 0..k are not whitespace (an empty gap, where a word could run on
+ * from one unit into the next, or text between them that no unit holds); units [i, j) are joined by whitespace only
+ * when `out[j - 1] === out[i]`.
+ */
+function unjoinedPrefix(text: string, units: Unit[]): Int32Array {
+  const out = new Int32Array(units.length);
+  for (let k = 1; k < units.length; k++) {
+    const gap = text.slice((units[k - 1] as Unit).end, (units[k] as Unit).start);
+    out[k] = (out[k - 1] as number) + (SPACE.test(gap) ? 0 : 1);
   }
   return out;
 }

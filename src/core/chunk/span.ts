@@ -43,9 +43,12 @@ export function trimRange(text: string, start: number, end: number): [number, nu
  */
 export class TokenCost {
   readonly overhead: number;
+  /** Counts add up over whitespace (TokenCounter.additive) with no overhead: a chunk is the sum of its pieces. */
+  readonly additive: boolean;
 
   constructor(readonly counter: TokenCounter) {
     this.overhead = Math.max(0, counter.count(''));
+    this.additive = counter.additive === true && this.overhead === 0;
   }
 
   /** The full count of a text, as stored on the chunk. */
@@ -64,12 +67,15 @@ export class TokenCost {
   }
 }
 
-/** The trimmed span of [start, end) (after `prefix`, if given), or undefined when it is only whitespace. */
-export function makeSpan(text: string, start: number, end: number, tc: TokenCost, prefix?: string): Span | undefined {
+/**
+ * The trimmed span of [start, end) (after `prefix`, if given), or undefined when it is only whitespace. `tokens`:
+ * its count when the caller knows it (pieces of an additive counter), else it is counted.
+ */
+export function makeSpan(text: string, start: number, end: number, tc: TokenCost, prefix?: string, tokens?: number): Span | undefined {
   const [s, e] = trimRange(text, start, end);
   if (s >= e) return undefined;
   const span: Span = prefix === undefined ? { start: s, end: e, tokens: 0 } : { start: s, end: e, tokens: 0, prefix };
-  span.tokens = tc.count(spanText(text, span));
+  span.tokens = tokens ?? tc.count(spanText(text, span));
   return span;
 }
 

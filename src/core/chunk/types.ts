@@ -14,6 +14,12 @@ export interface TokenCounter {
   /** Identifies the tokenizer, e.g. the model id, or `estimate`. */
   readonly id: string;
   count(text: string): number;
+  /**
+   * The count adds up over whitespace: `count(a + ' ' + b) === count(a) + count(b)` for any texts, and
+   * `count('') === 0` (true of counters that sum a count per whitespace-separated word). Then a chunk made of
+   * pieces joined by whitespace is counted as the sum of its pieces' counts, not counted again as a whole.
+   */
+  readonly additive?: boolean;
 }
 
 export interface ChunkContext {

@@ -41,7 +41,7 @@ export async function loadModelTokenCounter(spec: ModelSpec, cacheDir: string): 
   try {
     const tokenizer = await run;
     const full = (text: string) => tokenizer.encode(text, { add_special_tokens: false }).length;
-    return { id: spec.resolved, count: wordMemoizedCount(bertWordCount(tokenizer, full) ?? full) };
+    return { id: spec.resolved, count: wordMemoizedCount(bertWordCount(tokenizer, full) ?? full), additive: true };
   } catch (err) {
     process.stderr.write(
       `ragdesk: tokenizer of ${spec.model} could not be loaded, estimating tokens: ${err instanceof Error ? err.message : String(err)}\n`,
