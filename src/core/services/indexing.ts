@@ -160,6 +160,20 @@ export async function flushIndexing(ctx: CoreContext): Promise<void> {
 }
 
 /**
+ * Rows written before any full-text index (a one-shot CLI's job, a large first write) are compacted before the
+ * indexes are built while their vectors are small. Compacted later, once an index covers some fragments, LanceDB
+ * compacts those apart from the rest and folds the rest into the index: the same rows cost two compactions and a
+ * fold (54k chunks: 1.4 s against 0.27 s). But the ANN build then reads one fragment, and holds its whole vector
+ * column: a 100 MB Markdown file (~340k chunks) peaked 50-70 MB higher compacted, 200 MB ~250-290 MB. So past
+ * COMPACT_FIRST_MAX_BYTES of vectors the fragments stay as written (the next upkeep after a write compacts them).
+ */
+export const COMPACT_FIRST_MAX_BYTES = 64 * 1024 * 1024;
+
+function compactFirst(table: ChunkTable, rows: number): boolean {
+  return !table.vectorIndexReady && rows * Math.max(table.dim, 128) * 4 <= COMPACT_FIRST_MAX_BYTES;
+}
+
+/**
  * Bring a KB's indexes up to date: build the full-text index on the first rows, else fold written and removed
  * rows in (`force`: even when nothing was written in this process), and build the ANN index once it pays.
  */
@@ -174,10 +188,7 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
     const t0 = performance.now();
     const work = !table.ftsIndexReady || force || table.needsUpkeep;
     if (!table.ftsIndexReady) {
-      // Rows written before any full-text index (a one-shot CLI's job, a large first write): compacted first, while
-      // that is a plain rewrite. Once an index covers some fragments, LanceDB compacts those apart from the rest and
-      // folds the rest into the index, so the same rows cost two compactions and a fold before the build.
-      if (!table.vectorIndexReady && (await table.fragments()) > 1) await crashDuring('upkeep', table.optimize());
+      if (compactFirst(table, rows) && (await table.fragments()) > 1) await crashDuring('upkeep', table.optimize());
       await table.ensureFtsIndex();
     } else if (force || table.needsUpkeep) await crashDuring('upkeep', table.optimize());
     if (table.dim > 0 && !table.vectorIndexReady && rows >= ANN_MIN_ROWS) {
