@@ -9,6 +9,15 @@ export function annPartitions(rows: number): number {
   return Math.max(1, Math.round(Math.sqrt(rows) / 2));
 }
 
+/**
+ * HNSW candidates per insertion while building (LanceDB's default is 300; its docs give 150-300 as the usual range).
+ * The graphs are built inside IVF partitions of ~470 vectors at 54k and ~2,000 at 1M, where 300 candidates search
+ * much of a partition. At 1M (80 probes, 100 queries, two builds each): 300 built in 70.6-71.8 s at recall@10
+ * 0.975-0.979, 150 in 38.0-38.9 s at 0.962-0.975, the same query latency; at 54k 2.84-3.06 → 1.91-1.97 s, at 100k
+ * 5.98-6.36 → 4.74-5.11 s, recall within build-to-build noise (docs/benchmarks.md).
+ */
+export const ANN_EF_CONSTRUCTION = 150;
+
 /** Fewest partitions a query searches (all of them below that many). */
 export const ANN_MIN_PROBES = 32;
 /**

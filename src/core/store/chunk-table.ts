@@ -5,7 +5,7 @@ import type { MetadataFieldType } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { buildArrowTable } from './arrow-build.js';
 import { chunksSchema, metadataArrowType, metadataNullSql } from './arrow-schemas.js';
-import { annPartitions } from './ann-params.js';
+import { ANN_EF_CONSTRUCTION, annPartitions } from './ann-params.js';
 import { indexLength } from './bm25.js';
 import { plain, READ_COLUMNS, toStored, writeRow, type ChunkRef, type ChunkRow, type Raw, type StoredChunk } from './chunk-rows.js';
 import { metadataColumn } from './filters.js';
@@ -429,7 +429,7 @@ export class ChunkTable {
     const numPartitions = annPartitions(rows);
     await this.commit(() =>
       this.table.createIndex('vector', {
-        config: Index.hnswSq({ distanceType: 'cosine', numPartitions }),
+        config: Index.hnswSq({ distanceType: 'cosine', numPartitions, efConstruction: ANN_EF_CONSTRUCTION }),
         replace: true,
       }),
     );
