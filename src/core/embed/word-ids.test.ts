@@ -68,6 +68,10 @@ describe('wordIdsEncoder', () => {
       return { input_ids: [...r.input_ids, ...extra], attention_mask: [...r.attention_mask, ...extra.map(() => 1)] };
     };
     expect(wordIdsEncoder(odd)).toBeUndefined();
+    // One that cannot pad (no pad token): its checks fail, it keeps its own path instead of throwing at load.
+    const unpadded = (await AutoTokenizer.from_pretrained(model, { local_files_only: true })) as unknown as { pad_token_id?: number };
+    unpadded.pad_token_id = undefined;
+    expect(wordIdsEncoder(unpadded)).toBeUndefined();
   });
 });
 
