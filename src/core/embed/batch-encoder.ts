@@ -1,6 +1,6 @@
-import { int64Rows, type Int64Rows } from './int64-rows.js';
+import type { Int64Rows } from './int64-rows.js';
 import { addTokenizerFastPaths } from './tokenizer-fast-paths.js';
-import { wordIdsEncoder } from './word-ids.js';
+import { tokenizerRows, wordIdsEncoder } from './word-ids.js';
 import { memoizeWordPiece } from './wordpiece-memo.js';
 
 /** Token rows of a batch of texts, padded to the longest and truncated to the model's length, as int64 arrays. */
@@ -14,8 +14,5 @@ export type BatchEncoder = (texts: string[]) => Int64Rows;
 export function batchEncoder(tokenizer: unknown): BatchEncoder {
   memoizeWordPiece(tokenizer);
   addTokenizerFastPaths(tokenizer);
-  const words = wordIdsEncoder(tokenizer);
-  if (words) return words;
-  const call = tokenizer as (t: string[], o: object) => Record<string, number[][]>;
-  return (texts) => int64Rows(call(texts, { padding: true, truncation: true, return_tensor: false }));
+  return wordIdsEncoder(tokenizer) ?? ((texts) => tokenizerRows(tokenizer, texts));
 }

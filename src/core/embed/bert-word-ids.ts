@@ -1,4 +1,4 @@
-import { pieceTrie } from './piece-trie.js';
+import { PIECE_SPAN, pieceFinder } from './piece-trie.js';
 
 /**
  * A word's token ids for BERT-style tokenizers (BertNormalizer, BertPreTokenizer, WordPiece: potion, MiniLM, bge…)
@@ -6,7 +6,7 @@ import { pieceTrie } from './piece-trie.js';
  * ideographs, nothing BertNormalizer drops): the word is normalised as BertNormalizer does (lowercase, then accents
  * stripped: NFD without nonspacing marks), BertPreTokenizer makes each run of non-punctuation one pre-token and each
  * punctuation character one more, and a run becomes WordPiece's greedy longest-match pieces (one [UNK] when a part
- * has none), found by slicing the string instead of re-joining its characters for every candidate length. Other
+ * has none), found by piece-trie.ts instead of re-joining its characters for every candidate length. Other
  * words, and words holding an added token ([CLS]…), return false: the caller uses the tokenizer itself.
  * The chunker counts tokens with it (token-counter.ts), the embedding worker builds token rows with it
  * (word-ids.ts). Undefined for any other tokenizer, or when it disagrees with the tokenizer's own ids on
@@ -86,9 +86,7 @@ export function bertWordIds(tokenizer: unknown): WordIds | undefined {
   const maxChars = model.max_input_chars_per_word ?? 100;
   const lowercase = json.normalizer.lowercase !== false;
   const strip = lowercase ? json.normalizer.strip_accents !== false : Boolean(json.normalizer.strip_accents);
-  let longest = 0;
-  for (const key of vocab.keys()) longest = Math.max(longest, key.length);
-  const trie = maxChars < 128 ? pieceTrie(vocab, prefix) : undefined;
+  const finder = pieceFinder(vocab, prefix);
   const added = (t.added_tokens ?? []).map((a) => a.content ?? '').filter(Boolean);
   /** Punctuation to BertPreTokenizer, per UTF-16 unit (class + 1; 0 = not yet known). */
   const punct = new Uint8Array(0x10000);
@@ -105,28 +103,15 @@ export function bertWordIds(tokenizer: unknown): WordIds | undefined {
     }
     const from = out.length;
     for (let start = 0; start < w.length;) {
-      let id: number | undefined;
-      let end = start;
-      if (trie) {
-        const found = trie.longest(w, start);
-        if (found >= 0) {
-          id = Math.floor(found / 128);
-          end = start + (found % 128);
-        }
-      } else {
-        for (end = Math.min(w.length, start + longest); end > start; end--) {
-          id = vocab.get(start > 0 ? prefix + w.slice(start, end) : w.slice(start, end));
-          if (id !== undefined) break;
-        }
-      }
-      if (id === undefined) {
+      const found = finder.longest(w, start);
+      if (found < 0) {
         // No piece fits: the whole pre-token is [UNK].
         out.length = from;
         out.push(unk);
         return;
       }
-      out.push(id);
-      start = end;
+      out.push(Math.floor(found / PIECE_SPAN));
+      start += found % PIECE_SPAN;
     }
   };
   const wordIds: WordIds = (word, out) => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../util/prng.js';
-import { pieceTrie } from './piece-trie.js';
+import { PIECE_SPAN, pieceFinder, pieceTrie } from './piece-trie.js';
 
 /** The longest match by slicing and looking up, as WordPiece does it: the reference. */
 function bySlicing(vocab: Map<string, number>, prefix: string, w: string, start: number): number {
   for (let end = w.length; end > start; end--) {
     const id = vocab.get(start > 0 ? prefix + w.slice(start, end) : w.slice(start, end));
-    if (id !== undefined) return id * 128 + (end - start);
+    if (id !== undefined) return id * PIECE_SPAN + (end - start);
   }
   return -1;
 }
@@ -28,9 +28,19 @@ describe('pieceTrie', () => {
     }
   });
 
-  it('gives no trie when number keys would not stay small', () => {
+  it('gives no trie when number keys would not stay small, and then finds the same pieces by slicing', () => {
     const vocab = new Map<string, number>();
-    for (let i = 0; i < 40_000; i++) vocab.set(String.fromCharCode(0x4e00 + i) + String.fromCharCode(0x4e00 + ((i * 7) % 20_000)), i);
+    const ch = (i: number) => String.fromCharCode(0x4e00 + i);
+    for (let i = 0; i < 40_000; i++) vocab.set(ch(i) + ch((i * 7) % 20_000), i);
+    vocab.set(`##${ch(5)}`, 40_000);
     expect(pieceTrie(vocab, '##')).toBeUndefined();
+    const finder = pieceFinder(vocab, '##');
+    expect(pieceFinder(vocab, '##')).toBe(finder);
+    const rand = prng(11);
+    for (let n = 0; n < 500; n++) {
+      const w = Array.from({ length: 1 + Math.floor(rand() * 6) }, () => ch(Math.floor(rand() * 40))).join('');
+      for (let start = 0; start < w.length; start++)
+        expect(finder.longest(w, start), `${w} @${start}`).toBe(bySlicing(vocab, '##', w, start));
+    }
   });
 });

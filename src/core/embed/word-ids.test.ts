@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildFixtureModel } from './fixture-model.js';
 import { fixtureModels, heapHeldAfterReading, tempDir, tokenizerModelDirs, tokenizerTexts } from '../test-support.js';
 import type { Int64Rows } from './int64-rows.js';
-import { reference, sameRows, wordIdsEncoder } from './word-ids.js';
+import { sameRows, tokenizerRows, wordIdsEncoder } from './word-ids.js';
 import { batchEncoder } from './batch-encoder.js';
 
 const describeRows = (rows: Int64Rows) =>
@@ -33,7 +33,7 @@ describe('wordIdsEncoder', () => {
       for (let i = 0; i < 40; i++) batches.push(Array.from({ length: 7 }, (_, k) => all[(i * 31 + k * 17) % all.length]!));
       for (const batch of batches) {
         const got = encode!(batch);
-        const want = reference(plain, batch);
+        const want = tokenizerRows(plain, batch);
         if (!sameRows(got, want)) expect(describeRows(got), `${name}: ${JSON.stringify(batch).slice(0, 200)}`).toEqual(describeRows(want));
       }
     }
@@ -47,7 +47,7 @@ describe('wordIdsEncoder', () => {
     const all = tokenizerTexts();
     for (let round = 0; round < 2; round++) {
       for (let i = 0; i < all.length; i += 16)
-        expect(sameRows(encode(all.slice(i, i + 16)), reference(plain, all.slice(i, i + 16)))).toBe(true);
+        expect(sameRows(encode(all.slice(i, i + 16)), tokenizerRows(plain, all.slice(i, i + 16)))).toBe(true);
     }
     // 20 sections of 1 MB, each with a word no other has: the memo keeps words, not the sections they came from.
     expect(heapHeldAfterReading((s) => encode([s]), 20)).toBeLessThan(4 * 1024 * 1024);
@@ -81,12 +81,12 @@ describe('batchEncoder', () => {
     const load = () => AutoTokenizer.from_pretrained(model, { local_files_only: true });
     const plain = await load();
     const batch = tokenizerTexts().slice(0, 32);
-    expect(sameRows(batchEncoder(await load())(batch), reference(plain, batch))).toBe(true);
+    expect(sameRows(batchEncoder(await load())(batch), tokenizerRows(plain, batch))).toBe(true);
     // Without the per-word encoder (the tokenizer made to look like another kind), the tokenizer's own rows.
     const other = (await load()) as unknown as { _tokenizer: { normalizer: unknown } };
     other._tokenizer.normalizer = (s: string) => s.toLowerCase();
     expect(wordIdsEncoder(other)).toBeUndefined();
     const viaTokenizer = batchEncoder(other);
-    expect(sameRows(viaTokenizer(batch), reference(other, batch))).toBe(true);
+    expect(sameRows(viaTokenizer(batch), tokenizerRows(other, batch))).toBe(true);
   });
 });

@@ -15,10 +15,11 @@ import { DROPPED_OR_CONTROL } from './tokenizer-fast-paths.js';
  * stripping: NFD does not reorder across a starter) or splits on whitespace first (BertPreTokenizer, then WordPiece
  * per pre-token). So a text's tokens are its words' tokens one after the other. Texts with a character clean_text
  * drops, or holding an added token's text ([CLS]…), go through the tokenizer as they are. A word's ids come from
- * the tokenizer itself (`encode(word)`), the special tokens from encoding a probe, and truncation and padding
- * follow transformers.js' `_call`: the whole row (specials included) cut to the length, padded on the right. The
- * encoder is only used when it gives the tokenizer's own rows for every CHECK_TEXTS entry; the test compares rows
- * over the sample KB in three languages. Uses transformers.js' internal `_tokenizer`; anything else: undefined.
+ * bert-word-ids.ts (or the tokenizer itself, `encode(word)`, for a word it leaves), the special tokens from
+ * encoding a probe, and truncation and padding follow transformers.js' `_call`: the whole row (specials included)
+ * cut to the length, padded on the right. The encoder is only used when it gives the tokenizer's own rows for every
+ * CHECK_TEXTS entry; the test compares rows over the sample KB in three languages. Uses transformers.js' internal
+ * `_tokenizer`; anything else: undefined.
  */
 
 /** Distinct words kept; the memo starts over past this. */
@@ -166,7 +167,7 @@ export function wordIdsEncoder(tokenizer: unknown, memoWords = WORD_IDS_MEMO_WOR
   };
 
   try {
-    for (const text of CHECK_TEXTS) if (!sameRows(encode([text, 'a']), reference(tok, [text, 'a']))) return undefined;
+    for (const text of CHECK_TEXTS) if (!sameRows(encode([text, 'a']), tokenizerRows(tok, [text, 'a']))) return undefined;
   } catch {
     // A tokenizer that cannot pad (no pad token) or otherwise fails on the checks keeps its own path.
     return undefined;
@@ -174,8 +175,11 @@ export function wordIdsEncoder(tokenizer: unknown, memoWords = WORD_IDS_MEMO_WOR
   return encode;
 }
 
-/** The tokenizer's own rows (its whole pipeline), padded and truncated as the worker asks for them, as int64. */
-export function reference(tokenizer: unknown, texts: string[]): Int64Rows {
+/**
+ * The tokenizer's own rows (its whole pipeline), padded and truncated as the worker asks for them, as int64: what
+ * the encoder is checked against, and what the worker uses for tokenizers the encoder does not take.
+ */
+export function tokenizerRows(tokenizer: unknown, texts: string[]): Int64Rows {
   const call = tokenizer as (t: string[], o: object) => Record<string, number[][]>;
   return int64Rows(call(texts, { padding: true, truncation: true, return_tensor: false }));
 }
