@@ -215,4 +215,29 @@ describe('ties at the end of the rows a search reads', () => {
     expect(head.map((c) => c.chunk_id)).toEqual(['twin#0', 'twin#1', 'twin#10', 'twin#11', 'twin#12']);
     table.closeSnapshots();
   }, 60_000);
+
+  it('the rows tied past the first read come by id and score alone, and the hits among them are read whole', async () => {
+    const { table } = await setUp();
+    const twins = Array.from({ length: 30 }, (_, i) =>
+      plainChunkRow({ chunk_id: `twin#${i}`, doc_id: 'twin', chunk_index: i, text: `lighthouse keeper ${i}`, fts: 'lighthouse keeper' }),
+    );
+    await table.add(twins);
+    await table.optimize();
+    const snap = await table.snapshot();
+    const scored = (await snap.lexicalPart(['lighthouse'], 50, undefined, true, 6)).scored!;
+    expect(scored.length).toBe(30);
+    // Only the first read's six carry their columns (reading the columns of every tied row cost more than the
+    // whole query at 1M chunks).
+    expect(scored.filter((c) => c.row).length).toBe(6);
+    const head = scored.sort((a, b) => b.score - a.score || a.chunk_id.localeCompare(b.chunk_id)).slice(0, 5);
+    const hits = await snap.hydrate(head);
+    expect(hits.map((h) => h.text)).toEqual([
+      'lighthouse keeper 0',
+      'lighthouse keeper 1',
+      'lighthouse keeper 10',
+      'lighthouse keeper 11',
+      'lighthouse keeper 12',
+    ]);
+    table.closeSnapshots();
+  }, 60_000);
 });

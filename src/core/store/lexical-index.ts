@@ -318,17 +318,34 @@ export class LexicalIndex {
 /**
  * The index's best rows for the terms that pass `where`, with LanceDB's scores (see `part`): `depth` of them, and
  * more while the last one fetched ties with the one before it (the caller reads `depth - 1` rows and breaks ties by
- * chunk id, so every row tied with its last one must be there).
+ * chunk id, so every row tied with its last one must be there). `withRows`: the first `depth` carry their columns;
+ * the rows tied past them are read by id and score alone (a column read of 4× the rows cost more than the whole
+ * query at 1M chunks, where copies of a passage tie often), and one of them that becomes a hit is read by
+ * TableSnapshot.hydrate.
  */
 async function scoredPart(table: Table, terms: string[], depth: number, where: string | undefined, withRows: boolean) {
   const search = table.query().fullTextSearch(terms.join(' '), FTS_COLUMN).fastSearch();
-  const columns = [...(withRows ? SCORED_ROW_COLUMNS : SCORED_COLUMNS), '_score'];
-  const fetch = async (limit: number) =>
-    plainRows(await (where ? search.where(where) : search).select(columns).withRowId().limit(limit).toArrow());
-  let rows = await fetch(depth);
+  const fetch = async (limit: number, columns: string[]) =>
+    plainRows(
+      await (where ? search.where(where) : search)
+        .select([...columns, '_score'])
+        .withRowId()
+        .limit(limit)
+        .toArrow(),
+    );
+  const rows = await fetch(depth, withRows ? SCORED_ROW_COLUMNS : SCORED_COLUMNS);
   const edge = depth >= 2 ? Number(rows[depth - 2]?._score) : NaN;
-  for (let limit = depth; rows.length === limit && tie(Number(rows[limit - 1]!._score), edge);) rows = await fetch((limit *= 4));
-  return rows.map((r) => toRef(r, Number(r._score), withRows));
+  const tiedAtEdge = (list: Raw[], limit: number) => list.length === limit && tie(Number(list[limit - 1]!._score), edge);
+  if (!tiedAtEdge(rows, depth)) return rows.map((r) => toRef(r, Number(r._score), withRows));
+  let more: Raw[];
+  let limit = depth;
+  do more = await fetch((limit *= 4), SCORED_COLUMNS);
+  while (tiedAtEdge(more, limit));
+  const read = new Map(withRows ? rows.map((r) => [String(r.chunk_id), r]) : []);
+  return more.map((r) => {
+    const full = read.get(String(r.chunk_id));
+    return full ? toRef(full, Number(r._score), true) : toRef(r, Number(r._score));
+  });
 }
 
 /** Scores equal up to float32 rounding. */
