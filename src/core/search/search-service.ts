@@ -194,7 +194,7 @@ async function vectorRefs(
   if (!pending) cache.set(embedder.model, (pending = embedder.embedQueries([query]).then(([v]) => v!)));
   try {
     const v = await pending;
-    return dim === v.length ? await snap.vectorRank(v, depth, where, { withRows }) : [];
+    return dim === v.length ? await snap.vectorRank(v, depth, where, { withRows, fusion: mode === 'hybrid' }) : [];
   } catch (err) {
     // A remote embedder that fails now (endpoint down, circuit open): hybrid still answers from full-text.
     if (mode !== 'hybrid' || !(err instanceof RagError) || err.code !== 'model_unavailable') throw err;

@@ -37,12 +37,13 @@ export class TableSnapshot {
   /**
    * Nearest chunks by cosine similarity; through the ANN index when there is one, unless `exact`. `withRows`: each
    * ref carries its readable columns (one read instead of a ranking then a fetch, for a list that becomes hits).
+   * `fusion`: the list is one side of a hybrid search (searched with less effort: ann-params.ts).
    */
   async vectorRank(
     vector: Float32Array,
     limit: number,
     where?: string,
-    options: { exact?: boolean; withRows?: boolean } = {},
+    options: { exact?: boolean; withRows?: boolean; fusion?: boolean } = {},
   ): Promise<ChunkRef[]> {
     if (this.dim === 0) return [];
     let q = this.handle
@@ -55,7 +56,7 @@ export class TableSnapshot {
     // Search effort: see ann-params.ts (measured by `npm run bench`, parts ann and scale).
     if (options.exact) q = q.bypassVectorIndex();
     else if (this.vectorIndex) {
-      const p = annQuery(limit, await this.rows());
+      const p = annQuery(limit, await this.rows(), options.fusion);
       q = q.nprobes(p.nprobes).ef(p.ef).refineFactor(p.refineFactor);
     }
     const filter = andWhere(where, this.hidden);
