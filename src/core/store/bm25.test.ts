@@ -12,7 +12,13 @@ function fullSplit(analyzed: string, terms: ReadonlySet<string>): { tf: Map<stri
 
 describe('term counts for BM25', () => {
   it('equal the counts of a full split of the text, for any analysed text and query', () => {
-    const token = fc.constantFrom('a', 'ab', 'b', 'ba', 'aa', 'таможня', '海关', 'x'.repeat(40), '', 'a1');
+    // Tokens on both sides of the 40-byte limit: ASCII, two-byte Cyrillic, three-byte CJK, four-byte pairs, lone
+    // surrogates (three bytes each, as U+FFFD).
+    const token = fc.constantFrom(
+      ...['a', 'ab', 'b', 'ba', 'aa', 'таможня', '海关', 'x'.repeat(40), '', 'a1'],
+      ...['x'.repeat(13), 'x'.repeat(14), 'x'.repeat(39), 'ж'.repeat(19), 'ж'.repeat(20), '海'.repeat(13), '海'.repeat(14)],
+      ...['😀'.repeat(9), '😀'.repeat(10), '\ud83d'.repeat(13), '\ude00'.repeat(14), `${'x'.repeat(36)}\ud83d`, `${'x'.repeat(37)}\ud83d`],
+    );
     fc.assert(
       fc.property(fc.array(token, { maxLength: 40 }), fc.array(token, { maxLength: 6 }), (text, query) => {
         const analyzed = text.join(' ');
