@@ -4,13 +4,18 @@ import { defineConfig } from 'electron-vite';
 
 /**
  * One build for every entry: the Electron main process, the `ragdesk` CLI and the embedding worker share
- * out/main (npm dependencies stay external and load from node_modules); the preload and the React renderer
- * build separately. The renderer bundle is also what `ragdesk serve` hands to browsers.
+ * out/main (npm dependencies stay external and load from node_modules, but for the MCP SDK and zod); the preload
+ * and the React renderer build separately. The renderer bundle is also what `ragdesk serve` hands to browsers.
  */
 export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // Bundled: `ragdesk mcp` loads the SDK (with ajv and zod-to-json-schema) and zod before it can answer
+      // `tools/list`, ~190 modules resolved and compiled one by one from node_modules; in the chunks they come
+      // with ragdesk's own. Spawn → tools/list (a raw JSON-RPC client, medians of 10, interleaved): 220-222 → 163-186 ms
+      // quiet, 265-298 → 192-222 ms loaded (docs/benchmarks.md).
+      externalizeDeps: { exclude: ['@modelcontextprotocol/sdk', 'zod'] },
       rollupOptions: {
         // Development-only tools used by `ragdesk bench` stay outside the bundle (loaded lazily when present).
         external: ['playwright-core'],

@@ -27,15 +27,23 @@ function filesUnder(dir: string): string[] {
     .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
-/** Bare module names a built file imports: static `from '…'`, `import('…')`, `require('…')`. */
+/**
+ * Bare module names a built file imports: static `from '…'`, `import('…')`, `require('…')`. Comment lines (bundled
+ * packages' doc examples) and a `require` that opens a template literal (the bundled ajv's standalone-code
+ * templates, never run here) are text, not imports.
+ */
 function bareImports(file: string): Set<string> {
-  const code = fs.readFileSync(file, 'utf8');
+  const code = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => !/^\s*(\*|\/\*|\/\/)/.test(line))
+    .join('\n');
   const out = new Set<string>();
   const spec = `["']((?:node:)?(?:@[a-z0-9][\\w.-]*/)?[a-z0-9][\\w.-]*(?:/[\\w./-]+)?)["']`;
   const patterns = [
     new RegExp(`\\bfrom\\s*${spec}`, 'gi'),
     new RegExp(`\\bimport\\s*\\(\\s*${spec}\\s*\\)`, 'gi'),
-    new RegExp(`\\brequire\\s*\\(\\s*${spec}\\s*\\)`, 'gi'),
+    new RegExp(`(?<!\`)\\brequire\\s*\\(\\s*${spec}\\s*\\)`, 'gi'),
   ];
   for (const re of patterns) for (const m of code.matchAll(re)) out.add(m[1]!);
   return out;
