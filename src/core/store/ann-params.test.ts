@@ -17,7 +17,7 @@ describe('ANN query parameters', () => {
     expect(annQuery(100, 1_000_000).nprobes).toBe(64);
   });
 
-  it('refine the lists that become hits, not the ones fusion reads for their ranks', () => {
+  it('re-score more candidates for the lists that become hits than for the ones fusion reads (only their own rows)', () => {
     expect(annQuery(100, 1_000_000)).toEqual({ nprobes: 64, ef: 200, refineFactor: 2 });
     // At 1M: 27-31 ms instead of 36-44 for the same fused top 10 up to 0.2 % of its rows (docs/benchmarks.md).
     expect(annQuery(100, 1_000_000, true)).toEqual({ nprobes: 64, ef: 100, refineFactor: 1 });
