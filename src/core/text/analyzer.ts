@@ -144,7 +144,7 @@ export function clearAnalyzerCaches(): void {
 
 /** The analyzed form stored in the full-text column and sent as the query: analyzeTokens(text).join(' '). */
 export function analyzeForIndex(text: string): string {
-  let out = '';
+  const parts: string[] = [];
   const cjkTokens: string[] = [];
   forEachRun(text, (run, cjk) => {
     let joined: string;
@@ -162,7 +162,7 @@ export function analyzeForIndex(text: string): string {
       }
       joined = known;
     }
-    if (joined) out = out ? `${out} ${joined}` : joined;
+    if (joined) parts.push(joined);
   });
-  return out;
+  return parts.join(' ');
 }
