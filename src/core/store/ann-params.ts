@@ -45,10 +45,11 @@ export function annQuery(limit: number, rows?: number, fusion = false): { nprobe
   // Refine factor f: the index's best limit × f candidates (8-bit quantised distances) are re-scored at full
   // precision and the best `limit` kept; a hits list takes 4× (short) or 2× (deep) for the order it shows. A fusion
   // list takes 1: the rows the index picks, their distances exact, no candidates beyond them (without a refine, the
-  // distances are the quantised ones: about twice the exact ones on rows checked at 1M). At 1M, a 100-deep list at 64 probes took 36-44 ms with ef 200 and
-  // factor 2 and 27-31 ms with ef 100 and factor 1, and the adaptive fusion's top 10 agreed with the one fused from
-  // the exact list on 0.986 against 0.984 of its rows; SciFact hybrid nDCG@10 0.6827 against 0.6835
-  // (docs/benchmarks.md). LanceDB refuses a query whose HNSW `ef` is below limit × refine factor: "ef must be >= k".
+  // distances are the quantised ones: about twice the exact ones on rows checked at 1M). At 1M, a 100-deep list at
+  // 64 probes took 36-44 ms with ef 200 and factor 2 and 27-31 ms with ef 100 and factor 1, and the adaptive
+  // fusion's top 10 agreed with the one fused from the exact list on 0.986 against 0.984 of its rows; SciFact
+  // hybrid nDCG@10 0.6827 against 0.6835 (docs/benchmarks.md). LanceDB refuses a query whose HNSW `ef` is below
+  // limit × refine factor: "ef must be >= k".
   const refineFactor = fusion ? 1 : limit <= 20 ? 4 : 2;
   const partitions = rows === undefined ? ANN_MIN_PROBES : annPartitions(rows);
   const share = limit <= 20 ? ANN_PROBE_SHARE_SHORT : ANN_PROBE_SHARE;

@@ -26,6 +26,8 @@ describe('term counts for BM25', () => {
         const reference = fullSplit(analyzed, terms);
         expect(termCounts(analyzed, terms)).toEqual(reference.tf);
         expect(indexLength(analyzed)).toBe(reference.dl);
+        // Both count bytes through bm25.ts; Node's own count is the independent reference for the 40-byte limit.
+        expect(reference.dl).toBe(text.filter((t) => t !== '' && Buffer.byteLength(t, 'utf8') < 40).length);
       }),
       { numRuns: 2000 },
     );

@@ -35,12 +35,14 @@ export function addStats(a: LexStats, b: LexStats): LexStats {
   return a;
 }
 
-function kept(token: string): boolean {
-  if (token.length === 0) return false;
-  // Fast path: a token of fewer than 40 UTF-16 units that are all ASCII is short enough.
-  if (token.length * 3 < MAX_TOKEN_BYTES) return true;
-  return Buffer.byteLength(token, 'utf8') < MAX_TOKEN_BYTES;
+/** Whether the index keeps the token `s[from, to)`: not empty, and under MAX_TOKEN_BYTES UTF-8 bytes. */
+function keptSpan(s: string, from: number, to: number): boolean {
+  const units = to - from;
+  // Fast path: a UTF-16 unit takes at most three UTF-8 bytes (a surrogate pair four for its two units).
+  return units > 0 && (units * 3 < MAX_TOKEN_BYTES || utf8Bytes(s, from, to) < MAX_TOKEN_BYTES);
 }
+
+const kept = (token: string): boolean => keptSpan(token, 0, token.length);
 
 /** The tokens the index keeps of an analysed text (the `fts` column). */
 export function indexTokens(analyzed: string): string[] {
@@ -58,8 +60,7 @@ export function indexLength(analyzed: string): number {
   for (let start = 0; start <= len;) {
     let end = analyzed.indexOf(' ', start);
     if (end < 0) end = len;
-    const units = end - start;
-    if (units > 0 && (units * 3 < MAX_TOKEN_BYTES || utf8Bytes(analyzed, start, end) < MAX_TOKEN_BYTES)) n++;
+    if (keptSpan(analyzed, start, end)) n++;
     start = end + 1;
   }
   return n;
