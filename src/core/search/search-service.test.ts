@@ -121,9 +121,13 @@ describe('vector and hybrid through the real model loading path', () => {
       const res = await core.client.search({ query: 'customs goods', kb_ids: ['mixed'], mode: 'hybrid', top_k: 4 });
       expect(res.degraded).toBeUndefined();
       expect(res.hits.map((h) => h.doc_id)).toContain('en-shipping');
-      expect(rank.mock.calls.map((c) => c[3]?.fusion)).toEqual([true]);
+      expect(rank.mock.calls.map((c) => c[3]?.fusion)).toEqual(['alone']);
       await core.client.search({ query: 'customs goods', kb_ids: ['mixed'], mode: 'vector', top_k: 4 });
-      expect(rank.mock.calls.map((c) => c[3]?.fusion)).toEqual([true, false]);
+      expect(rank.mock.calls.map((c) => c[3]?.fusion)).toEqual(['alone', undefined]);
+      // KBs searched together are merged by distance before fusion: their lists keep exact distances.
+      rank.mockClear();
+      await core.client.search({ query: 'customs goods', kb_ids: ['mixed', 'radicals'], mode: 'hybrid', top_k: 4 });
+      expect(rank.mock.calls.map((c) => c[3]?.fusion)).toEqual(['merged', 'merged']);
     } finally {
       rank.mockRestore();
     }

@@ -5,6 +5,7 @@ import type { Embedder } from '../embed/types.js';
 import type { CoreContext } from '../services/context.js';
 import { noteSearch } from '../services/indexing.js';
 import { queryTerms } from '../store/bm25.js';
+import type { FusionList } from '../store/ann-params.js';
 import type { ChunkRef, StoredChunk } from '../store/chunk-table.js';
 import type { TableSnapshot } from '../store/snapshot.js';
 import { compileFilter } from '../store/filters.js';
@@ -136,6 +137,8 @@ export async function rankKbs(
               vectorAlone && withRows,
               where,
               mode,
+              // One KB's vector list is only z-scored against itself; several KBs' are merged by distance first.
+              targets.length === 1 ? 'alone' : 'merged',
               queryVectors,
               whys,
             )
@@ -187,6 +190,7 @@ async function vectorRefs(
   withRows: boolean,
   where: string | undefined,
   mode: SearchMode,
+  fusionList: FusionList,
   cache: Map<string, Promise<Float32Array>>,
   whys: string[],
 ): Promise<ChunkRef[] | undefined> {
@@ -194,7 +198,9 @@ async function vectorRefs(
   if (!pending) cache.set(embedder.model, (pending = embedder.embedQueries([query]).then(([v]) => v!)));
   try {
     const v = await pending;
-    return dim === v.length ? await snap.vectorRank(v, depth, where, { withRows, fusion: mode === 'hybrid' }) : [];
+    return dim === v.length
+      ? await snap.vectorRank(v, depth, where, { withRows, ...(mode === 'hybrid' ? { fusion: fusionList } : {}) })
+      : [];
   } catch (err) {
     // A remote embedder that fails now (endpoint down, circuit open): hybrid still answers from full-text.
     if (mode !== 'hybrid' || !(err instanceof RagError) || err.code !== 'model_unavailable') throw err;

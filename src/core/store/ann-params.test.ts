@@ -4,7 +4,7 @@ import { ANN_MIN_PROBES, annPartitions, annQuery } from './ann-params.js';
 describe('ANN query parameters', () => {
   it('keep HNSW ef at or above the rows refined (LanceDB fails the query otherwise) at every depth', () => {
     for (let limit = 1; limit <= 500; limit++)
-      for (const fusion of [false, true]) {
+      for (const fusion of [undefined, 'merged', 'alone'] as const) {
         const p = annQuery(limit, 1_000_000, fusion);
         expect(p.ef, `limit ${limit}`).toBeGreaterThanOrEqual(limit * p.refineFactor);
       }
@@ -20,8 +20,13 @@ describe('ANN query parameters', () => {
   it('re-score more candidates for the lists that become hits than for the ones fusion reads (only their own rows)', () => {
     expect(annQuery(100, 1_000_000)).toEqual({ nprobes: 64, ef: 200, refineFactor: 2 });
     // At 1M: 27-31 ms instead of 36-44 for the same fused top 10 up to 0.2 % of its rows (docs/benchmarks.md).
-    expect(annQuery(100, 1_000_000, true)).toEqual({ nprobes: 64, ef: 100, refineFactor: 1 });
-    expect(annQuery(10, 1_000_000, true).refineFactor).toBe(1);
+    expect(annQuery(100, 1_000_000, 'merged')).toEqual({ nprobes: 64, ef: 100, refineFactor: 1 });
+    expect(annQuery(10, 1_000_000, 'merged').refineFactor).toBe(1);
+  });
+
+  it('re-score nothing for a fusion list compared only with itself (its distances at the index scale)', () => {
+    expect(annQuery(100, 1_000_000, 'alone')).toEqual({ nprobes: 64, ef: 100, refineFactor: 0 });
+    expect(annQuery(100, 9_630, 'alone')).toEqual({ nprobes: 32, ef: 100, refineFactor: 0 });
   });
 
   it('search a share of the partitions that grows with the index, never fewer than the minimum nor more than there are', () => {

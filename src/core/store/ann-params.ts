@@ -37,20 +37,28 @@ export const ANN_PROBE_SHARE = 0.128;
 export const ANN_PROBE_SHARE_SHORT = 0.16;
 
 /**
+ * How a list of a hybrid search is used: `merged` lists of several KBs on one model are merged by their distances
+ * before fusion (rankKbs), so they must be exact; the `alone` list of a KB searched by itself is only z-scored
+ * against its own rows (fusion.ts), where any scale of the distances ranks the same.
+ */
+export type FusionList = 'merged' | 'alone';
+
+/**
  * Query-time search effort for a `limit`-deep ANN query over an index of about `rows` vectors (its partition
  * count follows from it: annPartitions). Without `rows`, the fewest probes. `fusion`: the list is one side of a
  * hybrid search, read for its ranks and z-scored distances, never shown as they come.
  */
-export function annQuery(limit: number, rows?: number, fusion = false): { nprobes: number; ef: number; refineFactor: number } {
+export function annQuery(limit: number, rows?: number, fusion?: FusionList): { nprobes: number; ef: number; refineFactor: number } {
   // Refine factor f: the index's best limit × f candidates (8-bit quantised distances) are re-scored at full
-  // precision and the best `limit` kept; a hits list takes 4× (short) or 2× (deep) for the order it shows. A fusion
-  // list takes 1: the rows the index picks, their distances exact, no candidates beyond them (without a refine, the
-  // distances are the quantised ones: about twice the exact ones on rows checked at 1M). At 1M, a 100-deep list at
-  // 64 probes took 36-44 ms with ef 200 and factor 2 and 27-31 ms with ef 100 and factor 1, and the adaptive
-  // fusion's top 10 agreed with the one fused from the exact list on 0.986 against 0.984 of its rows; SciFact
-  // hybrid nDCG@10 0.6827 against 0.6835 (docs/benchmarks.md). LanceDB refuses a query whose HNSW `ef` is below
-  // limit × refine factor: "ef must be >= k".
-  const refineFactor = fusion ? 1 : limit <= 20 ? 4 : 2;
+  // precision and the best `limit` kept; a hits list takes 4× (short) or 2× (deep) for the order it shows. A merged
+  // fusion list takes 1: the rows the index picks, their distances exact, no candidates beyond them (at 1M, 100
+  // deep: 27-31 ms against 36-44 with ef 200 and factor 2). A fusion list alone takes none (0: no refine step): its
+  // distances are the quantised ones, which LanceDB's index gives as squared L2 between unit vectors, 2 × the cosine
+  // distance (1.98-2.02× on SciFact's rows), a scale the z-scores of fusion.ts do not see. Against factor 1: the
+  // list on SciFact's 9.6k chunks 4.9 → 3.6 ms, hybrid p50 at 1M 56.6 → 49.6-50.6 ms (CPU 94 → 85 ms a search);
+  // SciFact hybrid nDCG@10 0.6837 → 0.6822 and Recall@100 0.939 → 0.943, means of four index builds each
+  // (docs/benchmarks.md). LanceDB refuses a query whose HNSW `ef` is below limit × refine factor: "ef must be >= k".
+  const refineFactor = fusion === 'alone' ? 0 : fusion ? 1 : limit <= 20 ? 4 : 2;
   const partitions = rows === undefined ? ANN_MIN_PROBES : annPartitions(rows);
   const share = limit <= 20 ? ANN_PROBE_SHARE_SHORT : ANN_PROBE_SHARE;
   const nprobes = Math.min(partitions, Math.max(ANN_MIN_PROBES, Math.ceil(partitions * share)));

@@ -91,3 +91,64 @@ describe('ChunkTable.prewarmIndexes', () => {
     reopened.closeSnapshots();
   }, 60_000);
 });
+
+describe('ChunkTable ANN index: the fusion lists (ann-params.ts)', () => {
+  it('a merged list scores rows exactly; a list alone keeps the exact ranking at the index’s own distance scale', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-chunk-table-'));
+    dirs.push(dir);
+    const dim = 16;
+    const table = await ChunkTable.create(await connect(dir), 'chunks__t', dim);
+    // Seeded unit vectors (a linear congruential generator), in clusters as embeddings come.
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    const centres = Array.from({ length: 12 }, () => Array.from({ length: dim }, rand));
+    const unit = (centre: number[]) => {
+      const v = centre.map((c) => c + 0.6 * rand());
+      const n = Math.hypot(...v);
+      return Float32Array.from(v, (x) => x / n);
+    };
+    const rows = Array.from({ length: 6_000 }, (_, i) =>
+      plainChunkRow({
+        chunk_id: `d${i}#0`,
+        doc_id: `d${i}`,
+        chunk_index: 0,
+        text: `row ${i}`,
+        fts: `row ${i}`,
+        vector: unit(centres[i % 12]!),
+      }),
+    );
+    await table.add(rows);
+    await table.buildVectorIndex(rows.length);
+    expect(table.vectorIndexReady).toBe(true);
+    const snap = await table.snapshot();
+    const z = (xs: number[]) => {
+      const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+      const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / xs.length);
+      return xs.map((x) => (x - mean) / sd);
+    };
+    let agree = 0;
+    for (let q = 0; q < 20; q++) {
+      const v = unit(centres[q % 12]!);
+      const exact = await snap.vectorRank(v, 100, undefined, { exact: true });
+      const exactScore = new Map(exact.map((r) => [r.chunk_id, r.score]));
+      const merged = await snap.vectorRank(v, 100, undefined, { fusion: 'merged' });
+      for (const r of merged) if (exactScore.has(r.chunk_id)) expect(r.score).toBeCloseTo(exactScore.get(r.chunk_id)!, 5);
+      const alone = await snap.vectorRank(v, 100, undefined, { fusion: 'alone' });
+      expect(alone).toHaveLength(100);
+      // Its distances are the quantised squared L2 between unit vectors: twice the cosine distance, give or take.
+      const shared = alone.filter((r) => exactScore.has(r.chunk_id));
+      for (const r of shared) expect((1 - r.score) / (1 - exactScore.get(r.chunk_id)!)).toBeGreaterThan(1.8);
+      for (const r of shared) expect((1 - r.score) / (1 - exactScore.get(r.chunk_id)!)).toBeLessThan(2.2);
+      // What fusion reads, z-scores over the list, comes out as the exact ones do.
+      const zAlone = z(alone.map((r) => r.score));
+      const zExact = new Map(z(alone.map((r) => exactScore.get(r.chunk_id) ?? Number.NaN)).map((s, i) => [alone[i]!.chunk_id, s]));
+      const top = new Set(exact.slice(0, 10).map((r) => r.chunk_id));
+      agree += alone.slice(0, 10).filter((r) => top.has(r.chunk_id)).length;
+      alone.forEach((r, i) => {
+        if (!Number.isNaN(zExact.get(r.chunk_id)!)) expect(Math.abs(zAlone[i]! - zExact.get(r.chunk_id)!)).toBeLessThan(0.25);
+      });
+    }
+    expect(agree / 200).toBeGreaterThan(0.8);
+    table.closeSnapshots();
+  }, 60_000);
+});

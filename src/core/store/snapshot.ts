@@ -1,5 +1,5 @@
 import type { Table } from '@lancedb/lancedb';
-import { annQuery } from './ann-params.js';
+import { annQuery, type FusionList } from './ann-params.js';
 import { plainRows, READ_COLUMNS, REF_COLUMNS, toRef, toStored, type ChunkRef, type Raw, type StoredChunk } from './chunk-rows.js';
 import type { LexicalIndex, LexicalPart, LexicalView } from './lexical-index.js';
 import { sqlString } from './sql.js';
@@ -37,13 +37,14 @@ export class TableSnapshot {
   /**
    * Nearest chunks by cosine similarity; through the ANN index when there is one, unless `exact`. `withRows`: each
    * ref carries its readable columns (one read instead of a ranking then a fetch, for a list that becomes hits).
-   * `fusion`: the list is one side of a hybrid search (searched with less effort: ann-params.ts).
+   * `fusion`: the list is one side of a hybrid search (searched with less effort: ann-params.ts); `alone`, its
+   * scores come from the index's quantised distances, at their scale (only to be compared with each other).
    */
   async vectorRank(
     vector: Float32Array,
     limit: number,
     where?: string,
-    options: { exact?: boolean; withRows?: boolean; fusion?: boolean } = {},
+    options: { exact?: boolean; withRows?: boolean; fusion?: FusionList } = {},
   ): Promise<ChunkRef[]> {
     if (this.dim === 0) return [];
     let q = this.handle
@@ -57,7 +58,8 @@ export class TableSnapshot {
     if (options.exact) q = q.bypassVectorIndex();
     else if (this.vectorIndex) {
       const p = annQuery(limit, await this.rows(), options.fusion);
-      q = q.nprobes(p.nprobes).ef(p.ef).refineFactor(p.refineFactor);
+      q = q.nprobes(p.nprobes).ef(p.ef);
+      if (p.refineFactor) q = q.refineFactor(p.refineFactor);
     }
     const filter = andWhere(where, this.hidden);
     if (filter) q = q.where(filter);
