@@ -24,17 +24,21 @@ export const ANN_MIN_PROBES = 32;
  * Share of the partitions a query searches past ANN_MIN_PROBES: recall falls as the table grows when the number
  * of probes stays put (32 of 112 partitions at 50k vectors: 0.969; 32 of 500 at 1M: 0.903). At 1M, recall@10
  * against exact search for 32 / 50 / 64 / 100 / 150 probes of 500: 0.903 / 0.933 / 0.953 / 0.973 / 0.977; 64
- * (this share) is the fewest measured that reach 0.95. More probes past 250k vectors (160k for short lists), the
- * same 32 below.
+ * (this share) is the fewest measured that reach 0.95. More probes past 250k vectors, the same 32 below. Short
+ * lists: ANN_SHORT_PROBES_PER_ROOT.
  */
 export const ANN_PROBE_SHARE = 0.128;
 /**
- * The share for short lists (top_k up to 20: what recall@10 measures). 64 probes (12.8 %) sit at the target's edge:
- * recall@10 at 1M was 0.953 and 0.947 over 100 claims on two builds, and 0.956 / 0.969 / 0.980 for 64 / 80 / 100
- * probes over 200 claims on the second, at 15.6 / 15.2 / 17.9 ms p50. So 16 % (80 of 500). Fusion's deep lists
- * keep 12.8 %: their cost grows with the probes (100 deep: 62 ms at 64 probes, 90 ms at 100) and their tail matters less.
+ * Probes for short lists (top_k up to 20: what recall@10 measures) per square root of the partition count. A fixed
+ * share of the partitions does not hold recall as the table grows: IVF partitions grow too (√rows / 2 of them, ~630
+ * vectors at 100k, ~2,000 at 1M), and smaller tables needed a larger share. Measured recall@10 against exact search
+ * (200 SciFact claims, the `scale` bench's tables): at 100k (158 partitions) 32 / 40 / 48 / 64 probes gave 0.932 /
+ * 0.954 / 0.964 / 0.980 at 5.7 / 6.2 / 6.5 / 7.5 ms p50 (CI's 100k runs with 32: 0.933-0.953); at 1M (500) 64 /
+ * 80 / 100 gave 0.956 / 0.969 / 0.980 at 15.6 / 15.2 / 17.9 ms. 3.8·√partitions is 48 at 100k and 85 at 1M.
+ * Fusion's deep lists keep ANN_PROBE_SHARE: their cost grows with the probes (100 deep at 1M: 62 ms at 64 probes,
+ * 90 ms at 100) and their tail matters less.
  */
-export const ANN_PROBE_SHARE_SHORT = 0.16;
+export const ANN_SHORT_PROBES_PER_ROOT = 3.8;
 
 /**
  * How a list of a hybrid search is used: `merged` lists of several KBs on one model are merged by their distances
@@ -60,8 +64,8 @@ export function annQuery(limit: number, rows?: number, fusion?: FusionList): { n
   // (docs/benchmarks.md). LanceDB refuses a query whose HNSW `ef` is below limit × refine factor: "ef must be >= k".
   const refineFactor = fusion === 'alone' ? 0 : fusion ? 1 : limit <= 20 ? 4 : 2;
   const partitions = rows === undefined ? ANN_MIN_PROBES : annPartitions(rows);
-  const share = limit <= 20 ? ANN_PROBE_SHARE_SHORT : ANN_PROBE_SHARE;
-  const nprobes = Math.min(partitions, Math.max(ANN_MIN_PROBES, Math.ceil(partitions * share)));
+  const wanted = limit <= 20 ? ANN_SHORT_PROBES_PER_ROOT * Math.sqrt(partitions) : partitions * ANN_PROBE_SHARE;
+  const nprobes = Math.min(partitions, Math.max(ANN_MIN_PROBES, Math.ceil(wanted)));
   const ef = Math.max(64, fusion ? limit : limit * 2, limit * refineFactor);
   return { nprobes: rows === undefined ? ANN_MIN_PROBES : nprobes, ef, refineFactor };
 }
