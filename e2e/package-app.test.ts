@@ -91,12 +91,23 @@ function packagesInAsar(): Map<string, string> {
   return out;
 }
 
-/** Native files built for another OS or CPU (onnxruntime-node ships all of them in one package). */
+/** Whether this Node runs on glibc (a Linux with musl, such as Alpine, has no glibc version in its report). */
+const onGlibc = Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
+
+/**
+ * Native files built for another OS or CPU (onnxruntime-node ships all of them in one package), or for the other
+ * C library (koffi's Linux package holds a glibc and a musl build: `linux_x64/`, `musl_x64/`).
+ */
 function foreign(file: string): boolean {
   const parts = file.split(path.sep);
   const os = ['darwin', 'linux', 'win32'].filter((p) => p !== process.platform);
   const cpus = ['x64', 'arm64', 'ia32', 'arm'].filter((a) => a !== process.arch);
-  return parts.some((p) => os.includes(p)) || parts.some((p) => cpus.includes(p));
+  const otherLibc = process.platform === 'linux' ? (onGlibc ? /^musl_/ : /^linux_/) : undefined;
+  return (
+    parts.some((p) => os.includes(p)) ||
+    parts.some((p) => cpus.includes(p)) ||
+    (otherLibc !== undefined && parts.some((p) => otherLibc.test(p)))
+  );
 }
 
 /** Turn app.asar into a directory of the same name (plain Node cannot read inside an asar file; Electron can). */
@@ -213,6 +224,8 @@ describe.skipIf(!linux)('the packaged desktop app (electron-builder.config.mjs)'
     expect(names).toMatch(new RegExp(`onnxruntime-node/bin/napi-v\\d+/${process.platform}/${process.arch}/onnxruntime_binding\\.node`));
     expect(names).toMatch(/libonnxruntime/);
     expect(names).toMatch(/sharp-.*\.node/);
+    // koffi's add-on, through which every process trims glibc's heap on Linux (core/util/native-heap-trim.ts).
+    expect(names).toMatch(new RegExp(`@koromix/koffi-${process.platform}-${process.arch}/.*koffi\\.node`));
     const notUnpacked = native.filter(({ inAsar }) => {
       const st = statFile(asar, inAsar, false) as { unpacked?: boolean };
       return !st.unpacked || !fs.existsSync(path.join(`${asar}.unpacked`, inAsar));

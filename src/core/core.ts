@@ -23,6 +23,7 @@ import { SourceManager } from './sources/source-manager.js';
 import { clearAnalyzerCaches } from './text/analyzer.js';
 import { Store } from './store/store.js';
 import { collectGarbage } from './util/collect-garbage.js';
+import { holdNativeHeapTrim, trimNativeHeap } from './util/native-heap-trim.js';
 import { PauseGate } from './util/pause-gate.js';
 
 import { limitsFromEnv } from './services/env-limits.js';
@@ -64,6 +65,8 @@ export class Core {
   readonly sources: SourceManager;
   /** Where internal errors are logged (callers get a reference only); a server points it at its log. */
   private internalLog: InternalErrorLog = stderrInternalLog;
+  /** Stops this engine's hold on the process's C-heap trimmer (util/native-heap-trim.ts). */
+  private readonly releaseTrim = holdNativeHeapTrim();
 
   private constructor(
     readonly ctx: CoreContext,
@@ -179,10 +182,12 @@ export class Core {
     if (anyIndexingScheduled(this.ctx)) {
       clearAnalyzerCaches();
       collectGarbage();
+      trimNativeHeap();
     }
     await flushIndexing(this.ctx);
     await this.ctx.store.writes.idle();
     this.ctx.store.close();
+    this.releaseTrim();
     this.lock?.release();
   }
 }

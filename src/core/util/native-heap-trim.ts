@@ -1,0 +1,119 @@
+import { createRequire } from 'node:module';
+import type Koffi from 'koffi';
+
+/**
+ * Giving the C heap's freed memory back to the system (glibc's `malloc_trim`), called through koffi (an FFI
+ * library with prebuilt binaries: no compiler at install).
+ *
+ * What ingest frees outside V8 (LanceDB's Rust buffers, onnxruntime's tensors, the workers' native allocations)
+ * goes back to glibc's per-thread arenas, which keep it: free chunks between live ones are never returned, and
+ * RSS stays at the high-water mark of every arena. `malloc_trim(0)` hands the free pages of every arena back
+ * (madvise). Measured with `ragdesk add` of the 200 MB Markdown file and potion-base-4M: peak RSS 1,008 → 791 MB
+ * with a trim every 2 s, 126 → 130 s (docs/benchmarks.md, "Memory of `ragdesk add`").
+ *
+ * Linux with glibc only: elsewhere (macOS, Windows, musl) there is no such call, and their allocators return
+ * memory differently; `trimNativeHeap` then does nothing and says so.
+ */
+
+type MallocTrim = (pad: number) => number;
+
+let loaded: MallocTrim | null | undefined;
+
+function loadMallocTrim(): MallocTrim | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    const koffi = createRequire(import.meta.url)('koffi') as typeof Koffi;
+    return koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as MallocTrim;
+  } catch {
+    // No glibc (musl), or koffi has no binary for this platform: nothing to trim with.
+    return null;
+  }
+}
+
+/** Whether this process can trim its C heap (Linux with glibc and koffi's binary). */
+export function canTrimNativeHeap(): boolean {
+  if (loaded === undefined) loaded = loadMallocTrim();
+  return loaded !== null;
+}
+
+/** Return the C heap's free pages to the system now; false where that cannot be done here. */
+export function trimNativeHeap(): boolean {
+  if (!canTrimNativeHeap()) return false;
+  loaded!(0);
+  return true;
+}
+
+/** Default period of the trimmer (RAGDESK_NATIVE_TRIM_MS overrides; 0 turns it off). */
+export const NATIVE_TRIM_EVERY_MS = 2_000;
+/** CPU time the process must have spent since the last check for a trim to be worth it (an idle one allocates little). */
+export const NATIVE_TRIM_MIN_CPU_MS = 200;
+
+/** The trimmer's period from the environment: an integer 0–600,000 ms, else the default. */
+export function nativeTrimEveryMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.RAGDESK_NATIVE_TRIM_MS?.trim();
+  if (!raw) return NATIVE_TRIM_EVERY_MS;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 0 && n <= 600_000 ? n : NATIVE_TRIM_EVERY_MS;
+}
+
+export interface NativeHeapTrimmer {
+  /** Trims done so far. */
+  readonly trims: number;
+  stop(): void;
+}
+
+/**
+ * Trim the C heap every `everyMs` while the process is busy: a check whose process-wide CPU time (every thread:
+ * LanceDB's, onnxruntime's, the workers') since the last one reaches `minCpuMs` trims; an idle process is left
+ * alone. koffi is loaded at the first such check, off the start-up path; where it cannot trim, the timer stops.
+ * The timer never keeps the process alive. Undefined off Linux or when `everyMs` is 0.
+ */
+export function startNativeHeapTrim(everyMs = nativeTrimEveryMs(), minCpuMs = NATIVE_TRIM_MIN_CPU_MS): NativeHeapTrimmer | undefined {
+  if (everyMs <= 0 || process.platform !== 'linux') return undefined;
+  let last = process.cpuUsage();
+  let trims = 0;
+  const timer = setInterval(() => {
+    const spent = process.cpuUsage(last);
+    last = process.cpuUsage();
+    if ((spent.user + spent.system) / 1000 < minCpuMs) return;
+    if (trimNativeHeap()) trims++;
+    else clearInterval(timer);
+  }, everyMs);
+  timer.unref();
+  return {
+    get trims() {
+      return trims;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+let shared: { trimmer: NativeHeapTrimmer; holders: number } | undefined;
+
+/**
+ * One trimmer per process, however many engines it opens (a test opens several): the first holder starts it,
+ * the last release stops it. Returns the release.
+ */
+export function holdNativeHeapTrim(): () => void {
+  if (!shared) {
+    const trimmer = startNativeHeapTrim();
+    if (!trimmer) return () => undefined;
+    shared = { trimmer, holders: 0 };
+  }
+  const held = shared;
+  held.holders++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (--held.holders === 0) {
+      held.trimmer.stop();
+      if (shared === held) shared = undefined;
+    }
+  };
+}
+
+/** Engines holding the process's trimmer now (0: it is stopped). */
+export function nativeTrimHolders(): number {
+  return shared?.holders ?? 0;
+}
