@@ -1,4 +1,5 @@
 import v8 from 'node:v8';
+import { envInt } from './env-int.js';
 
 /**
  * How far V8 lets a heap grow past what the last full collection kept, in percent (RAGDESK_HEAP_GROWING_PERCENT
@@ -18,10 +19,7 @@ export const DEFAULT_HEAP_GROWING_PERCENT = 100;
 
 /** The percent to use from the environment: an integer 0–400, else the default. */
 export function heapGrowingPercent(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.RAGDESK_HEAP_GROWING_PERCENT?.trim();
-  if (!raw) return DEFAULT_HEAP_GROWING_PERCENT;
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 0 && n <= 400 ? n : DEFAULT_HEAP_GROWING_PERCENT;
+  return envInt(env, 'RAGDESK_HEAP_GROWING_PERCENT', 0, 400, DEFAULT_HEAP_GROWING_PERCENT);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type Koffi from 'koffi';
+import { envInt } from './env-int.js';
 
 /**
  * Giving the C heap's freed memory back to the system (glibc's `malloc_trim`), called through koffi (an FFI
@@ -50,10 +51,7 @@ export const NATIVE_TRIM_MIN_CPU_MS = 200;
 
 /** The trimmer's period from the environment: an integer 0–600,000 ms, else the default. */
 export function nativeTrimEveryMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.RAGDESK_NATIVE_TRIM_MS?.trim();
-  if (!raw) return NATIVE_TRIM_EVERY_MS;
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 0 && n <= 600_000 ? n : NATIVE_TRIM_EVERY_MS;
+  return envInt(env, 'RAGDESK_NATIVE_TRIM_MS', 0, 600_000, NATIVE_TRIM_EVERY_MS);
 }
 
 export interface NativeHeapTrimmer {
