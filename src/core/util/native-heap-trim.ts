@@ -9,14 +9,16 @@ import { envInt } from './env-int.js';
  * What ingest frees outside V8 (LanceDB's Rust buffers, onnxruntime's tensors, the workers' native allocations)
  * goes back to glibc's per-thread arenas, which keep it: free chunks between live ones are never returned, and
  * RSS stays at the high-water mark of every arena. `malloc_trim(0)` hands the free pages of every arena back
- * (madvise). Measured with `ragdesk add` of the 200 MB Markdown file and potion-base-4M: peak RSS 1,008 → 791 MB
- * with a trim every 2 s, 126 → 130 s (docs/benchmarks.md, "Memory of `ragdesk add`").
+ * (madvise). Measured with `ragdesk add` of the 200 MB Markdown file and potion-base-4M: peak RSS 1,008 → 834 MB
+ * with this trimmer, the same time (a trim every 2 s from a preloaded C library: 791 MB; docs/benchmarks.md,
+ * "Memory of `ragdesk add`").
  *
  * Linux with glibc only: elsewhere (macOS, Windows, musl) there is no such call, and their allocators return
  * memory differently; `trimNativeHeap` then does nothing and says so.
  */
 
-type MallocTrim = (pad: number) => number;
+/** `malloc_trim` as koffi binds it: called in this thread, or `async` in libuv's thread pool. */
+type MallocTrim = ReturnType<ReturnType<typeof Koffi.load>['func']>;
 
 let loaded: MallocTrim | null | undefined;
 
@@ -24,7 +26,7 @@ function loadMallocTrim(): MallocTrim | null {
   if (process.platform !== 'linux') return null;
   try {
     const koffi = createRequire(import.meta.url)('koffi') as typeof Koffi;
-    return koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as MallocTrim;
+    return koffi.load('libc.so.6').func('int malloc_trim(size_t pad)');
   } catch {
     // No glibc (musl), or koffi has no binary for this platform: nothing to trim with.
     return null;
@@ -42,6 +44,17 @@ export function trimNativeHeap(): boolean {
   if (!canTrimNativeHeap()) return false;
   loaded!(0);
   return true;
+}
+
+/**
+ * The same in libuv's thread pool, off the event loop: a trim walks every arena, and one that gives back a few
+ * hundred MB takes tens of ms (34 ms for 270 MB freed in 400,000 blocks here; ~4 ms to walk it again).
+ */
+export function trimNativeHeapInBackground(): Promise<boolean> {
+  if (!canTrimNativeHeap()) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    (loaded!.async as (pad: number, done: (err: unknown) => void) => void)(0, (err) => resolve(!err));
+  });
 }
 
 /** Default period of the trimmer (RAGDESK_NATIVE_TRIM_MS overrides; 0 turns it off). */
@@ -63,19 +76,25 @@ export interface NativeHeapTrimmer {
 /**
  * Trim the C heap every `everyMs` while the process is busy: a check whose process-wide CPU time (every thread:
  * LanceDB's, onnxruntime's, the workers') since the last one reaches `minCpuMs` trims; an idle process is left
- * alone. koffi is loaded at the first such check, off the start-up path; where it cannot trim, the timer stops.
- * The timer never keeps the process alive. Undefined off Linux or when `everyMs` is 0.
+ * alone. The trim runs in libuv's thread pool (one at a time). koffi is loaded at the first such check, off the
+ * start-up path; where it cannot trim, the timer stops. The timer never keeps the process alive. Undefined off
+ * Linux or when `everyMs` is 0.
  */
 export function startNativeHeapTrim(everyMs = nativeTrimEveryMs(), minCpuMs = NATIVE_TRIM_MIN_CPU_MS): NativeHeapTrimmer | undefined {
   if (everyMs <= 0 || process.platform !== 'linux') return undefined;
   let last = process.cpuUsage();
   let trims = 0;
+  let running = false;
   const timer = setInterval(() => {
     const spent = process.cpuUsage(last);
     last = process.cpuUsage();
-    if ((spent.user + spent.system) / 1000 < minCpuMs) return;
-    if (trimNativeHeap()) trims++;
-    else clearInterval(timer);
+    if (running || (spent.user + spent.system) / 1000 < minCpuMs) return;
+    if (!canTrimNativeHeap()) return clearInterval(timer);
+    running = true;
+    void trimNativeHeapInBackground().then((done) => {
+      running = false;
+      if (done) trims++;
+    });
   }, everyMs);
   timer.unref();
   return {
