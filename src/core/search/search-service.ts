@@ -109,6 +109,9 @@ export async function rankKbs(
 ): Promise<MultiRanking> {
   const terms = queryTerms(analyzed);
   const queryVectors = new Map<string, Promise<Float32Array>>();
+  // Hybrid reads each vector list for fusion: one KB's is only z-scored against itself; several KBs' are merged by
+  // distance first (ann-params.ts, FusionList).
+  const fusionList: FusionList | undefined = mode === 'hybrid' ? (targets.length === 1 ? 'alone' : 'merged') : undefined;
   const whys: string[] = [];
   const snapshots = new Map<string, TableSnapshot>();
   const per = await Promise.all(
@@ -137,8 +140,7 @@ export async function rankKbs(
               vectorAlone && withRows,
               where,
               mode,
-              // One KB's vector list is only z-scored against itself; several KBs' are merged by distance first.
-              targets.length === 1 ? 'alone' : 'merged',
+              fusionList,
               queryVectors,
               whys,
             )
@@ -190,7 +192,7 @@ async function vectorRefs(
   withRows: boolean,
   where: string | undefined,
   mode: SearchMode,
-  fusionList: FusionList,
+  fusionList: FusionList | undefined,
   cache: Map<string, Promise<Float32Array>>,
   whys: string[],
 ): Promise<ChunkRef[] | undefined> {
@@ -198,9 +200,7 @@ async function vectorRefs(
   if (!pending) cache.set(embedder.model, (pending = embedder.embedQueries([query]).then(([v]) => v!)));
   try {
     const v = await pending;
-    return dim === v.length
-      ? await snap.vectorRank(v, depth, where, { withRows, ...(mode === 'hybrid' ? { fusion: fusionList } : {}) })
-      : [];
+    return dim === v.length ? await snap.vectorRank(v, depth, where, { withRows, ...(fusionList ? { fusion: fusionList } : {}) }) : [];
   } catch (err) {
     // A remote embedder that fails now (endpoint down, circuit open): hybrid still answers from full-text.
     if (mode !== 'hybrid' || !(err instanceof RagError) || err.code !== 'model_unavailable') throw err;
