@@ -196,6 +196,9 @@ export async function benchEmbed(root: string, work: string, log: (s: string) =>
     ];
     notes.push(`embedding loops: best of ${ROUNDS} alternating rounds each, one after the other on the same machine`);
     notes.push('bare = same model.onnx, tokenizer call, batch size, pooling and session options as the worker, no worker');
+    notes.push(
+      "a static model (potion): the worker pools rows of the model's token table, read once through onnxruntime (embed/static-table.ts; RAGDESK_EMBED_TABLE=0 runs every batch)",
+    );
     return {
       model: label,
       input_mb: round(mb, 1),

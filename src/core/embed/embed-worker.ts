@@ -21,7 +21,8 @@ import { checkLocal, classifyLoadError, createProgressMapper, missingFailure, OR
 import type { ModelSpec } from './model-spec.js';
 import { batchEncoder, type BatchEncoder } from './batch-encoder.js';
 import { KeyedMutex } from '../util/keyed-mutex.js';
-import { meanPoolNormalize, normalizeRows } from './pooling.js';
+import { meanPoolNormalize, normalizeRows, tablePoolNormalize } from './pooling.js';
+import { staticTokenTable, type CallableModel, type TokenTable } from './static-table.js';
 import type { EmbedResult, LoadResult, RerankResult, WorkerFailure, WorkerInit, WorkerRequest, WorkerResponse } from './protocol.js';
 
 // stdout carries the MCP protocol in one process mode: nothing from this thread may print there. (Piping the
@@ -45,7 +46,7 @@ env.allowRemoteModels = false;
 env.logLevel = LogLevel.ERROR;
 
 type Loaded =
-  | { kind: 'embedding'; pipe: FeatureExtractionPipeline; encode: BatchEncoder; dim: number; dtype?: string }
+  | { kind: 'embedding'; pipe: FeatureExtractionPipeline; encode: BatchEncoder; table?: TokenTable; dim: number; dtype?: string }
   | { kind: 'rerank'; tokenizer: PreTrainedTokenizer; model: PreTrainedModel; dtype?: string };
 
 const models = new Map<string, Loaded>();
@@ -67,7 +68,7 @@ function post(msg: WorkerResponse, transfer: ArrayBuffer[] = []): void {
 
 async function load(key: string, spec: ModelSpec, allowDownload: boolean): Promise<LoadResult> {
   const existing = models.get(key);
-  if (existing) return existing.kind === 'embedding' ? { dim: existing.dim, ...(existing.dtype ? { dtype: existing.dtype } : {}) } : {};
+  if (existing) return existing.kind === 'embedding' ? embeddingLoaded(existing) : {};
   const local = checkLocal(spec, cacheDir);
   const ctx = { spec, dir: local.dir, cacheDir, allowDownload, missing: local.missing };
   const download = !local.complete && allowDownload && spec.source === 'hub';
@@ -93,9 +94,22 @@ async function load(key: string, spec: ModelSpec, allowDownload: boolean): Promi
       const pipe = await pipeline('feature-extraction', spec.name, options);
       const encode = batchEncoder(pipe.tokenizer);
       post({ type: 'progress', key, state: 'loading' });
-      const { dim } = await runEmbedding(pipe, encode, ['dimension probe']);
-      models.set(key, { kind: 'embedding', pipe, encode, dim, ...(local.dtype ? { dtype: local.dtype } : {}) });
-      return { dim, ...(local.dtype ? { dtype: local.dtype } : {}) };
+      // A static model's per-token vectors, read once (static-table.ts); RAGDESK_EMBED_TABLE=0 runs every batch.
+      const table =
+        process.env.RAGDESK_EMBED_TABLE === '0'
+          ? undefined
+          : await staticTokenTable(pipe.model as unknown as CallableModel, pipe.tokenizer, encode);
+      const { dim } = await runEmbedding(pipe, encode, table, ['dimension probe']);
+      const entry = {
+        kind: 'embedding' as const,
+        pipe,
+        encode,
+        ...(table ? { table } : {}),
+        dim,
+        ...(local.dtype ? { dtype: local.dtype } : {}),
+      };
+      models.set(key, entry);
+      return embeddingLoaded(entry);
     }
     const [tokenizer, model] = await Promise.all([
       AutoTokenizer.from_pretrained(spec.name, options),
@@ -111,6 +125,10 @@ async function load(key: string, spec: ModelSpec, allowDownload: boolean): Promi
   }
 }
 
+function embeddingLoaded(m: Extract<Loaded, { kind: 'embedding' }>): LoadResult {
+  return { dim: m.dim, ...(m.dtype ? { dtype: m.dtype } : {}), ...(m.table ? { table: true } : {}) };
+}
+
 function loaded<K extends Loaded['kind']>(key: string, kind: K): Extract<Loaded, { kind: K }> {
   const m = models.get(key);
   if (!m || m.kind !== kind) {
@@ -121,15 +139,22 @@ function loaded<K extends Loaded['kind']>(key: string, kind: K): Extract<Loaded,
 
 /**
  * Tokenize (padded, truncated to the model's max length), run the model, masked-mean-pool and L2-normalise.
- * Models whose export already pools (`sentence_embedding`, or a 2-D output) are only normalised.
+ * Models whose export already pools (`sentence_embedding`, or a 2-D output) are only normalised. A static model's
+ * batch is pooled from its token table instead of run (the same vectors, bit for bit: static-table.ts).
  */
 async function runEmbedding(
   pipe: FeatureExtractionPipeline,
   encode: BatchEncoder,
+  table: TokenTable | undefined,
   texts: string[],
 ): Promise<{ data: Float32Array; dim: number }> {
+  const rows = encode(texts);
+  if (table && rows.input_ids && rows.attention_mask) {
+    const data = tablePoolNormalize(table.rows, table.dim, rows.input_ids.data, rows.attention_mask.data, rows.input_ids.dims);
+    if (data) return { data, dim: table.dim };
+  }
   const inputs: Record<string, Tensor> = {};
-  for (const [key, { data, dims }] of Object.entries(encode(texts))) inputs[key] = new Tensor('int64', data, dims);
+  for (const [key, { data, dims }] of Object.entries(rows)) inputs[key] = new Tensor('int64', data, dims);
   const outputs = (await pipe.model(inputs)) as Record<string, Tensor | undefined>;
   const pooled = outputs.sentence_embedding;
   const hidden = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.logits;
@@ -145,8 +170,8 @@ async function runEmbedding(
 }
 
 async function embed(key: string, texts: string[]): Promise<{ value: EmbedResult; transfer: ArrayBuffer[] }> {
-  const { pipe, encode } = loaded(key, 'embedding');
-  const { data, dim } = await runEmbedding(pipe, encode, texts);
+  const { pipe, encode, table } = loaded(key, 'embedding');
+  const { data, dim } = await runEmbedding(pipe, encode, table, texts);
   // The pooled array owns its buffer: hand it over without a copy.
   const buffer = data.buffer as ArrayBuffer;
   return { value: { buffer, count: texts.length, dim }, transfer: [buffer] };

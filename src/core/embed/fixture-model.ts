@@ -25,6 +25,11 @@ export interface FixtureModelOptions {
   seed?: number;
   /** Tokenizer `model_max_length` (default 512). */
   maxLength?: number;
+  /**
+   * Embedding fixture only: each token's vector plus the sum of its sequence's (a stand-in for attention), so a
+   * token's output depends on its context, as in a transformer; not a static model (static-table.ts).
+   */
+  contextual?: boolean;
 }
 
 export interface FixtureModelInfo {
@@ -54,14 +59,34 @@ function embeddingTable(vocab: string[], dim: number, seed: number): Float32Arra
 const int64Input = (name: string): OnnxValueInfo => ({ name, dataType: 'int64', shape: ['batch_size', 'sequence_length'] });
 const TEXT_INPUTS = [int64Input('input_ids'), int64Input('attention_mask'), int64Input('token_type_ids')];
 
-function embeddingGraph(table: OnnxTensor, dim: number): OnnxGraph {
+function embeddingGraph(table: OnnxTensor, dim: number, contextual = false): OnnxGraph {
+  const output = { name: 'last_hidden_state', dataType: 'float' as const, shape: ['batch_size', 'sequence_length', dim] };
+  const gather = (to: string): OnnxNode => ({
+    op: 'Gather',
+    inputs: ['table', 'input_ids'],
+    outputs: [to],
+    attributes: [{ name: 'axis', int: 0 }],
+  });
+  if (contextual) {
+    return {
+      name: 'ragdesk_fixture_contextual_embedding',
+      initializers: [table, { name: 'axis1', dataType: 'int64', dims: [1], int64s: [1] }],
+      inputs: TEXT_INPUTS,
+      outputs: [output],
+      nodes: [
+        gather('emb'),
+        { op: 'ReduceSum', inputs: ['emb', 'axis1'], outputs: ['context'], attributes: [{ name: 'keepdims', int: 1 }] },
+        { op: 'Add', inputs: ['emb', 'context'], outputs: ['last_hidden_state'] },
+      ],
+    };
+  }
   return {
     name: 'ragdesk_fixture_embedding',
     initializers: [table],
     inputs: TEXT_INPUTS,
-    outputs: [{ name: 'last_hidden_state', dataType: 'float', shape: ['batch_size', 'sequence_length', dim] }],
+    outputs: [output],
     // attention_mask and token_type_ids are declared like a BERT export but unused: the encoder is position-free.
-    nodes: [{ op: 'Gather', inputs: ['table', 'input_ids'], outputs: ['last_hidden_state'], attributes: [{ name: 'axis', int: 0 }] }],
+    nodes: [gather('last_hidden_state')],
   };
 }
 
@@ -157,7 +182,7 @@ export async function buildFixtureModel(dir: string, options: FixtureModelOption
     { ...baseConfig(dim, vocab.length, maxLength), architectures: ['BertModel'] },
     vocab,
     maxLength,
-    encodeOnnxModel(embeddingGraph(table, dim)),
+    encodeOnnxModel(embeddingGraph(table, dim, options.contextual)),
   );
   return { dir: abs, dim, vocabSize: vocab.length };
 }

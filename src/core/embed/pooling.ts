@@ -8,9 +8,6 @@
  * Pool `hidden` ([batch, seq, dim], row-major) over the positions where `mask` ([batch, seq]) is non-zero,
  * then scale each row to unit length. Padding positions never contribute, so a text's vector is the same
  * whether it was embedded alone or padded in a batch. A row with no unmasked position (or all zeros) stays zero.
- * Eight dimensions at a time are summed in local variables over a text's tokens (in token order, in doubles: the
- * same sums as one dimension at a time), instead of adding each token row into an array of sums: ~3× faster on
- * potion's outputs, where pooling had become the embedding worker's largest cost.
  */
 export function meanPoolNormalize(hidden: ArrayLike<number>, dims: readonly number[], mask: ArrayLike<number | bigint>): Float32Array {
   const [batch = 0, seq = 0, dim = 0] = dims;
@@ -21,48 +18,103 @@ export function meanPoolNormalize(hidden: ArrayLike<number>, dims: readonly numb
   for (let b = 0; b < batch; b++) {
     let n = 0;
     for (let s = 0; s < seq; s++) if (Number(mask[b * seq + s]) !== 0) rows[n++] = (b * seq + s) * dim;
-    let k = 0;
-    for (; k + 8 <= dim; k += 8) {
-      let a0 = 0,
-        a1 = 0,
-        a2 = 0,
-        a3 = 0,
-        a4 = 0,
-        a5 = 0,
-        a6 = 0,
-        a7 = 0;
-      for (let j = 0; j < n; j++) {
-        const o = rows[j]! + k;
-        a0 += hidden[o]!;
-        a1 += hidden[o + 1]!;
-        a2 += hidden[o + 2]!;
-        a3 += hidden[o + 3]!;
-        a4 += hidden[o + 4]!;
-        a5 += hidden[o + 5]!;
-        a6 += hidden[o + 6]!;
-        a7 += hidden[o + 7]!;
-      }
-      sum[k] = a0;
-      sum[k + 1] = a1;
-      sum[k + 2] = a2;
-      sum[k + 3] = a3;
-      sum[k + 4] = a4;
-      sum[k + 5] = a5;
-      sum[k + 6] = a6;
-      sum[k + 7] = a7;
-    }
-    for (; k < dim; k++) {
-      let a = 0;
-      for (let j = 0; j < n; j++) a += hidden[rows[j]! + k]!;
-      sum[k] = a;
-    }
-    // mean = sum / count, and the 1/count cancels out in the normalisation
-    let sq = 0;
-    for (let q = 0; q < dim; q++) sq += sum[q]! * sum[q]!;
-    const norm = Math.sqrt(sq);
-    if (norm > 0) for (let q = 0; q < dim; q++) out[b * dim + q] = sum[q]! / norm;
+    sumRowsNormalize(hidden, rows, n, dim, sum, out, b * dim);
   }
   return out;
+}
+
+/**
+ * The same pooling over a static model's token table (static-table.ts): a text's unmasked tokens' rows are read
+ * from `table` ([vocab, dim]) by id instead of from a model output, and summed in the same order, so the vectors
+ * are bit-identical to meanPoolNormalize over that model's output. `ids` and `mask` are [batch, seq] int64 rows;
+ * undefined when an id falls outside the table.
+ */
+export function tablePoolNormalize(
+  table: Float32Array,
+  dim: number,
+  ids: BigInt64Array,
+  mask: BigInt64Array,
+  dims: readonly number[],
+): Float32Array | undefined {
+  const [batch = 0, seq = 0] = dims;
+  const size = table.length / dim;
+  const out = new Float32Array(batch * dim);
+  const sum = new Float64Array(dim);
+  const rows = new Int32Array(seq);
+  // int64 entries read as their two int32 halves (no BigInt per token): ids are below 2^31 (the table's size).
+  const id32 = LITTLE_ENDIAN ? new Int32Array(ids.buffer, ids.byteOffset, ids.length * 2) : undefined;
+  const mask32 = LITTLE_ENDIAN ? new Int32Array(mask.buffer, mask.byteOffset, mask.length * 2) : undefined;
+  for (let b = 0; b < batch; b++) {
+    let n = 0;
+    for (let s = 0; s < seq; s++) {
+      const x = b * seq + s;
+      if (mask32 ? mask32[2 * x] === 0 && mask32[2 * x + 1] === 0 : mask[x] === 0n) continue;
+      const id = id32 ? (id32[2 * x + 1] === 0 ? id32[2 * x]! : -1) : Number(ids[x]);
+      if (id < 0 || id >= size) return undefined;
+      rows[n++] = id * dim;
+    }
+    sumRowsNormalize(table, rows, n, dim, sum, out, b * dim);
+  }
+  return out;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+/**
+ * Sum the `n` rows of `values` starting at `rows[0..n)` (each `dim` long) and write the sum, scaled to unit length,
+ * to `out` at `at`. Eight dimensions at a time are summed in local variables over the rows (in row order, in
+ * doubles: the same sums as one dimension at a time), instead of adding each row into an array of sums: ~3× faster
+ * on potion's outputs, where pooling had become the embedding worker's largest cost.
+ */
+function sumRowsNormalize(
+  values: ArrayLike<number>,
+  rows: Int32Array,
+  n: number,
+  dim: number,
+  sum: Float64Array,
+  out: Float32Array,
+  at: number,
+): void {
+  let k = 0;
+  for (; k + 8 <= dim; k += 8) {
+    let a0 = 0,
+      a1 = 0,
+      a2 = 0,
+      a3 = 0,
+      a4 = 0,
+      a5 = 0,
+      a6 = 0,
+      a7 = 0;
+    for (let j = 0; j < n; j++) {
+      const o = rows[j]! + k;
+      a0 += values[o]!;
+      a1 += values[o + 1]!;
+      a2 += values[o + 2]!;
+      a3 += values[o + 3]!;
+      a4 += values[o + 4]!;
+      a5 += values[o + 5]!;
+      a6 += values[o + 6]!;
+      a7 += values[o + 7]!;
+    }
+    sum[k] = a0;
+    sum[k + 1] = a1;
+    sum[k + 2] = a2;
+    sum[k + 3] = a3;
+    sum[k + 4] = a4;
+    sum[k + 5] = a5;
+    sum[k + 6] = a6;
+    sum[k + 7] = a7;
+  }
+  for (; k < dim; k++) {
+    let a = 0;
+    for (let j = 0; j < n; j++) a += values[rows[j]! + k]!;
+    sum[k] = a;
+  }
+  // mean = sum / count, and the 1/count cancels out in the normalisation
+  let sq = 0;
+  for (let q = 0; q < dim; q++) sq += sum[q]! * sum[q]!;
+  const norm = Math.sqrt(sq);
+  if (norm > 0) for (let q = 0; q < dim; q++) out[at + q] = sum[q]! / norm;
 }
 
 /** L2-normalise each row of a [batch, dim] array (already pooled model outputs). */

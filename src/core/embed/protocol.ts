@@ -25,6 +25,8 @@ export interface LoadResult {
   /** Embedding dimension (embedding models only). */
   dim?: number;
   dtype?: string;
+  /** A static model: its batches are pooled from its token table (static-table.ts), not run. */
+  table?: boolean;
 }
 
 export interface EmbedResult {

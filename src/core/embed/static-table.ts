@@ -1,0 +1,141 @@
+/**
+ * Static embedding models (model2vec's potion family, the test fixture) give every token a vector that depends on
+ * its id alone: no attention, no positions. Their ONNX export still answers per token, `last_hidden_state`
+ * [batch, seq, dim], which the worker then mean-pools: for potion-base-4M that run wrote 128 floats per token of
+ * every batch (4.9 MB for 32 chunks) only for pooling to read them back. For such a model the embedding worker asks
+ * onnxruntime once for the vector of every id in the vocabulary (the same session, the same graph) and pools rows
+ * of that table (pooling.ts tablePoolNormalize, the same sums in the same order: bit-identical vectors).
+ *
+ * Whether a model is static is measured, not assumed from its config: check texts are run as a padded batch and
+ * their distinct ids once more as one sequence in another order; every unmasked token's row must equal its id's
+ * row bit for bit (a model with attention or position embeddings gives other vectors in another context), and the
+ * table, built in slices, must give those rows again. Models whose table would exceed TABLE_MAX_BYTES, or whose
+ * session takes inputs other than input_ids, attention_mask and token_type_ids, are not tried.
+ */
+import { Tensor } from '@huggingface/transformers';
+
+/** A static model's per-token vectors: row `id` of `rows` ([size, dim]) is the model's output for that token. */
+export interface TokenTable {
+  rows: Float32Array;
+  dim: number;
+  size: number;
+}
+
+/** Larger tables are not built (potion-base-4M: 29,528 × 128 floats, 15 MB). */
+export const TABLE_MAX_BYTES = 128 * 1024 * 1024;
+/** Ids per run while the table is built. */
+const SLICE = 4096;
+const CHECK_TEXTS = [
+  'the harbor and the customs clearance of the harbor',
+  'customs, the harbor',
+  'Таможенной пошлины таможенной',
+  '海关清关 and 中文',
+];
+const FEEDS = new Set(['input_ids', 'attention_mask', 'token_type_ids']);
+
+type Rows = Record<string, { data: BigInt64Array; dims: [number, number] }>;
+type Outputs = Record<string, Tensor | undefined>;
+/** transformers.js' model: callable with named tensors, its ONNX sessions under `sessions`. */
+export interface CallableModel {
+  (inputs: Record<string, Tensor>): Promise<unknown>;
+  sessions?: Record<string, { inputNames?: readonly string[] } | undefined>;
+}
+
+/** The per-token output of a run, when the model gives one ([batch, seq, dim], float32). */
+export function tokenOutput(outputs: Outputs): Tensor | undefined {
+  const hidden = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.logits;
+  if (outputs.sentence_embedding || !hidden || hidden.dims.length !== 3 || !(hidden.data instanceof Float32Array)) return undefined;
+  return hidden;
+}
+
+/** One past the largest id the tokenizer can emit (its vocabulary and added tokens); 0 when it cannot be read. */
+export function tokenizerSize(tokenizer: unknown): number {
+  const t = (tokenizer as { _tokenizer?: unknown })._tokenizer as
+    { model?: { vocab?: unknown; tokens_to_ids?: unknown }; added_tokens?: Array<{ id?: number }> } | undefined;
+  let size = 0;
+  const vocab = t?.model?.vocab;
+  if (Array.isArray(vocab)) size = vocab.length;
+  const ids = t?.model?.tokens_to_ids;
+  if (ids instanceof Map)
+    for (const id of ids.values() as IterableIterator<unknown>) if (typeof id === 'number') size = Math.max(size, id + 1);
+  for (const a of t?.added_tokens ?? []) if (typeof a.id === 'number') size = Math.max(size, a.id + 1);
+  return size;
+}
+
+/** Run `ids` ([batch, seq] rows) through the model: the other inputs it takes as a single text's (ones, zeros). */
+async function run(
+  model: CallableModel,
+  names: readonly string[],
+  ids: BigInt64Array,
+  dims: [number, number],
+  mask?: BigInt64Array,
+): Promise<Tensor | undefined> {
+  const inputs: Record<string, Tensor> = {};
+  for (const name of names) {
+    const data =
+      name === 'input_ids'
+        ? ids
+        : name === 'attention_mask'
+          ? (mask ?? new BigInt64Array(ids.length).fill(1n))
+          : new BigInt64Array(ids.length);
+    inputs[name] = new Tensor('int64', data, dims);
+  }
+  return tokenOutput((await model(inputs)) as Outputs);
+}
+
+const sameRow = (a: Float32Array, at: number, b: Float32Array, bt: number, dim: number) => {
+  for (let k = 0; k < dim; k++) if (!Object.is(a[at + k], b[bt + k])) return false;
+  return true;
+};
+
+/**
+ * The model's token table when it is a static model (see the module comment), else undefined. `encode` is the
+ * worker's batch encoder (padded int64 rows with an attention mask).
+ */
+export async function staticTokenTable(
+  model: CallableModel,
+  tokenizer: unknown,
+  encode: (texts: string[]) => Rows,
+): Promise<TokenTable | undefined> {
+  const names = model.sessions?.model?.inputNames;
+  const size = tokenizerSize(tokenizer);
+  if (!names?.includes('input_ids') || names.some((n) => !FEEDS.has(n)) || size === 0) return undefined;
+  try {
+    const batch = encode(CHECK_TEXTS);
+    const ids = batch.input_ids;
+    const mask = batch.attention_mask;
+    if (!ids || !mask) return undefined;
+    const hidden = await run(model, names, ids.data, ids.dims, mask.data);
+    if (!hidden) return undefined;
+    const dim = hidden.dims[2]!;
+    if (size * dim * 4 > TABLE_MAX_BYTES) return undefined;
+    const seen: number[] = [];
+    for (let x = 0; x < ids.data.length; x++) if (mask.data[x] !== 0n) seen.push(Number(ids.data[x]));
+    const distinct = [...new Set(seen)].sort((a, b) => b - a);
+    const alone = await run(model, names, BigInt64Array.from(distinct, BigInt), [1, distinct.length]);
+    if (!alone) return undefined;
+    const at = new Map(distinct.map((id, k) => [id, k * dim]));
+    const h = hidden.data as Float32Array;
+    const a = alone.data as Float32Array;
+    for (let x = 0; x < ids.data.length; x++) {
+      if (mask.data[x] !== 0n && !sameRow(h, x * dim, a, at.get(Number(ids.data[x]))!, dim)) return undefined;
+    }
+    const rows = new Float32Array(size * dim);
+    for (let start = 0; start < size; start += SLICE) {
+      const n = Math.min(SLICE, size - start);
+      const out = await run(
+        model,
+        names,
+        BigInt64Array.from({ length: n }, (_, k) => BigInt(start + k)),
+        [1, n],
+      );
+      if (!out || out.dims[2] !== dim) return undefined;
+      rows.set(out.data as Float32Array, start * dim);
+    }
+    for (const [id, k] of at) if (!sameRow(rows, id * dim, a, k, dim)) return undefined;
+    return { rows, dim, size };
+  } catch {
+    // An id the graph cannot take (a vocabulary larger than its embedding matrix): not a table model here.
+    return undefined;
+  }
+}
