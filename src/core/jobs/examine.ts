@@ -1,18 +1,16 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Kb } from '../../shared/contract/index.js';
 import { RagError, toErrorEnvelope, type ErrorEnvelope } from '../../shared/errors.js';
 import { verdictForParsed, type Verdict } from '../health/classify.js';
 import type { FileRecord } from '../health/ledger.js';
 import type { CoreContext } from '../services/context.js';
-import { parseFileBytes } from '../services/document-service.js';
 import { completeWithOcr, needsOcr } from '../services/ocr-stage.js';
 import type { ParsedDocument } from '../parse/types.js';
 import { isCancelled } from '../ocr/engine.js';
 import type { OcrProgress } from '../ocr/ocr-document.js';
 import { prepareDocument, resolveChunking, type PreparedDoc } from '../services/ingest.js';
-import { sha256 } from '../util/hash.js';
-import { joinRel, statNoLinks } from '../util/inside.js';
+import { joinRel } from '../util/inside.js';
+import { fileIo, type FileIo } from './read-ahead.js';
 import type { ItemLine, JobItem, JobOptions } from './journal.js';
 import { streamFormat } from '../parse/stream/stream-format.js';
 import { examineStreamed } from './examine-stream.js';
@@ -63,13 +61,18 @@ function stillValid(prev: FileRecord, docs: Map<string, string>): boolean {
 }
 
 /**
- * Read, hash, parse and chunk one file. Bytes identical to what the ledger recorded are not parsed again;
+ * Read, hash, parse and chunk one file (`io`: its steps, started ahead by read-ahead.ts or done here). Bytes identical to what the ledger recorded are not parsed again;
  * files without text are settled (and, for a synced folder, their stale document is marked for removal).
  */
-export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord | undefined): Promise<Examined> {
-  const { ctx, kb, options } = env;
+export async function examine(
+  env: ExamineEnv,
+  item: JobItem,
+  prev: FileRecord | undefined,
+  io: FileIo = fileIo(env.ctx, item, env.options),
+): Promise<Examined> {
+  const { ctx, kb } = env;
   // A source that does not follow links reads a file only where the scan saw it: a link put there since counts as gone.
-  const stat = options.within ? await statNoLinks(options.within, item.key) : await fs.stat(item.file).catch(() => undefined);
+  const stat = await io.stat();
   if (!stat?.isFile()) return { vanished: true };
   const existed = env.docs.has(item.doc_id);
   const base: Pending['base'] = {
@@ -91,24 +94,24 @@ export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord |
   if (streamed) return examineStreamed(env, item, prev, base, existed, streamed, (p) => stillValid(p, env.docs));
   let data: Buffer;
   try {
-    data = await fs.readFile(item.file);
+    data = await io.read();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { vanished: true };
     return {
       settled: failed(base, toErrorEnvelope(new RagError('invalid_parameter', `cannot read ${item.file}: ${String(err)}`)), existed),
     };
   }
-  base.file_hash = sha256(data);
-  if (!options.force && prev && prev.file_hash === base.file_hash && prev.doc_id === item.doc_id && stillValid(prev, env.docs)) {
+  base.file_hash = io.hash(data);
+  if (!env.options.force && prev && prev.file_hash === base.file_hash && prev.doc_id === item.doc_id && stillValid(prev, env.docs)) {
     return { settled: { outcome: 'unchanged', chunks: 0, record: Object.assign({}, prev, base) } };
   }
   let parsed: ParsedDocument;
   try {
-    parsed = await parseFileBytes(ctx, data, item.file);
+    parsed = await io.parse(data);
   } catch (err) {
     return { settled: failed(base, toErrorEnvelope(err), existed) };
   }
-  if (!needsOcr(parsed)) return finish(env, item, parsed, base, existed);
+  if (!needsOcr(parsed)) return finish(env, item, parsed, base, existed, io);
   // Scans and images: pages read by OCR in the KB's languages, page by page in the parse pool.
   const read = async (): Promise<Examined> => {
     try {
@@ -118,7 +121,7 @@ export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord |
         signal: env.signal,
         onPage: env.onOcrPage ? (p) => env.onOcrPage!(item, p) : undefined,
       });
-      return await finish(env, item, full, base, existed);
+      return await finish(env, item, full, base, existed, io);
     } catch (err) {
       if (isCancelled(err)) return { interrupted: true };
       return { settled: failed(base, toErrorEnvelope(err), existed) };
@@ -128,7 +131,14 @@ export async function examine(env: ExamineEnv, item: JobItem, prev: FileRecord |
 }
 
 /** Judge a parsed file and chunk it (or settle it when there is nothing to index). */
-async function finish(env: ExamineEnv, item: JobItem, parsed: ParsedDocument, base: Pending['base'], existed: boolean): Promise<Examined> {
+async function finish(
+  env: ExamineEnv,
+  item: JobItem,
+  parsed: ParsedDocument,
+  base: Pending['base'],
+  existed: boolean,
+  io: FileIo,
+): Promise<Examined> {
   const { ctx, kb, options } = env;
   try {
     const verdict = verdictForParsed(parsed, env.covered, kb.embedding_model);
@@ -146,7 +156,7 @@ async function finish(env: ExamineEnv, item: JobItem, parsed: ParsedDocument, ba
       source: item.source,
       fallbackTitle: path.basename(item.file),
       // The real path read, for "Open file" (a source that does not follow links reads exactly <within>/<key>).
-      file: options.within ? joinRel(options.within, item.key) : await fs.realpath(item.file).catch(() => item.file),
+      file: options.within ? joinRel(options.within, item.key) : await io.realpath(),
     });
     return { pending: { doc, verdict, base, existed } };
   } catch (err) {

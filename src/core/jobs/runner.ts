@@ -6,6 +6,7 @@ import { commitDocuments } from '../services/ingest.js';
 import { bulkWriting } from '../services/indexing.js';
 import { deleteDocs } from './delete-docs.js';
 import { examine, type Examined, type ExamineEnv, type Pending } from './examine.js';
+import { ReadAhead } from './read-ahead.js';
 import { failed, settleResult } from './settle-result.js';
 import type { ItemLine, JobHandle, JobItem } from './journal.js';
 import { offerVectors } from '../services/vector-reuse.js';
@@ -234,7 +235,10 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
     };
     const full = () => group.length >= groupSize || groupChunks >= GROUP_CHUNKS || lines.length + deletes.length >= BUFFER_LINES;
 
-    for (const { i, item } of job.pending()) {
+    const pending = job.pending();
+    // The next files' bytes are read and parsed while this one is examined (read-ahead.ts).
+    const ahead = new ReadAhead(ctx, job.header.options, (key) => env.ledger.get(key)?.file_hash);
+    for (const [at, { i, item }] of pending.entries()) {
       // Indexing paused (the tray's switch): nothing is parsed or written until resume.
       await ctx.pause.wait();
       if (job.stop) break;
@@ -244,7 +248,9 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
       } else {
         // Deletions go first, so that a renamed file is not taken for a duplicate of its old self.
         if (deletes.length) await flush(true);
-        const seen = await examine(x, item, env.ledger.get(item.key));
+        const io = ahead.take(i, item);
+        ahead.fill(pending, at);
+        const seen = await examine(x, item, env.ledger.get(item.key), io);
         if ('later' in seen) {
           const entry: (typeof reading)[number] = { i, item, promise: Promise.resolve() };
           entry.promise = seen.later.then((r) => void (entry.result = r));

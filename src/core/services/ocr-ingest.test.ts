@@ -109,6 +109,15 @@ describe.runIf(hasData)('scans and images become searchable', () => {
     fs.writeFileSync(path.join(dir, 'note.txt'), 'Pallets are counted against the shipping notice before put-away.');
     let pagesWhenNoteSettled = -1;
     let current: { done: number; total: number } | undefined;
+    let cancelled = false;
+    // Once the text file is written (while the scan is still being read) and the scan has reported a page, the job
+    // is cancelled. (The text file may be read, parsed and written before the scan's first page: read-ahead.ts.)
+    const cancelWhenBoth = () => {
+      if (cancelled || pagesWhenNoteSettled < 0 || !current) return;
+      cancelled = true;
+      const running = core.jobs.list({ kb_id: 'long', active: true, limit: 1 }).jobs[0]!;
+      void core.jobs.cancel(running.job_id);
+    };
     const { job_id, outcomes } = await ingestFilesJob(
       core,
       'long',
@@ -116,13 +125,12 @@ describe.runIf(hasData)('scans and images become searchable', () => {
       {
         onProgress: (job) => {
           if (job.ocr) current = job.toJob().progress.current_ocr;
+          cancelWhenBoth();
         },
         onFile: (o) => {
           if (o.doc_id !== 'note.txt') return;
-          // The text file is written while the scan is still being read; then the job is cancelled.
           pagesWhenNoteSettled = current?.done ?? 0;
-          const running = core.jobs.list({ kb_id: 'long', active: true, limit: 1 }).jobs[0]!;
-          void core.jobs.cancel(running.job_id);
+          cancelWhenBoth();
         },
       },
     );
