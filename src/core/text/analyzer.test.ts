@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { stemmer as stemEnglish } from '@orama/stemmers/english';
 import { stemmer as stemRussian } from '@orama/stemmers/russian';
 import { describe, expect, it } from 'vitest';
 import { heapHeldAfterReading } from '../test-support.js';
-import { analyzeForIndex, analyzeTokens } from './analyzer.js';
+import { analyzeForIndex, analyzeTokens, clearAnalyzerCaches } from './analyzer.js';
+import { collectGarbage } from '../util/collect-garbage.js';
 import { foldCjkRadicals } from './cjk-radicals.js';
 import { ENGLISH_STOP_WORDS, RUSSIAN_STOP_WORDS } from './stopwords.js';
 
@@ -125,5 +127,27 @@ describe('the analyzer against its reference', () => {
   it('keeps no text it analysed alive through its word caches', () => {
     // 20 sections of 1 MB, each with a word no other has: the caches keep 20 words, not the 20 sections.
     expect(heapHeldAfterReading((s) => analyzeForIndex(s), 20)).toBeLessThan(4 * 1024 * 1024);
+  });
+
+  it("keeps a word analysed for the index in one cache, not also in highlighting's", () => {
+    // 60,000 distinct words (Russian and English), analysed for the index; then the same words for highlighting,
+    // which keeps each word's tokens as an array: ingest alone must not hold those arrays too.
+    const words = Array.from({ length: 60_000 }, (_, i) => (i % 2 ? `таможенного${i}оформления` : `customs${i}clearance`));
+    const text = words.join(' ');
+    const held = (use: () => void) => {
+      clearAnalyzerCaches();
+      collectGarbage();
+      const before = v8.getHeapStatistics().used_heap_size;
+      use();
+      collectGarbage();
+      return v8.getHeapStatistics().used_heap_size - before;
+    };
+    const forIndex = held(() => analyzeForIndex(text));
+    const both = held(() => {
+      analyzeForIndex(text);
+      analyzeTokens(text);
+    });
+    clearAnalyzerCaches();
+    expect(forIndex).toBeLessThan(0.7 * both);
   });
 });

@@ -155,10 +155,14 @@ export function analyzeForIndex(text: string): string {
     } else {
       let known = joinedCache.get(run);
       if (known === undefined) {
-        // wordTokens keeps copies of its own; the key here is copied for this cache.
-        known = wordTokens(run).join(' ');
+        // Analysed here without going through wordCache (what searches' highlighting uses): ingest analyses
+        // millions of words, and keeping each in both caches held ~200,000 token arrays more (~40 MB).
+        const own = ownString(run);
+        const tokens: string[] = [];
+        analyzeWord(own, tokens);
+        known = tokens.join(' ');
         if (joinedCache.size >= MAX_WORD_CACHE) joinedCache.clear();
-        joinedCache.set(ownString(run), known);
+        joinedCache.set(own, known);
       }
       joined = known;
     }
