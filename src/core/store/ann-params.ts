@@ -34,11 +34,13 @@ export const ANN_PROBE_SHARE = 0.128;
  * vectors at 100k, ~2,000 at 1M), and smaller tables needed a larger share. Measured recall@10 against exact search
  * (200 SciFact claims, the `scale` bench's tables): at 100k (158 partitions) 32 / 40 / 48 / 64 probes gave 0.932 /
  * 0.954 / 0.964 / 0.980 at 5.7 / 6.2 / 6.5 / 7.5 ms p50 (CI's 100k runs with 32: 0.933-0.953); at 1M (500) 64 /
- * 80 / 100 gave 0.956 / 0.969 / 0.980 at 15.6 / 15.2 / 17.9 ms. 3.8·√partitions is 48 at 100k and 85 at 1M.
+ * 80 / 100 gave 0.956 / 0.969 / 0.980 at 15.6 / 15.2 / 17.9 ms. A later 1M build (the same vectors, IVF trained on
+ * another random sample) gave 0.949 at 85 probes and 0.956 at 101 (100 claims; vector p50 18.8 → 20.3 ms), so the
+ * margin is taken from the worse build: 4.5·√partitions is 57 at 100k and 101 at 1M.
  * Fusion's deep lists keep ANN_PROBE_SHARE: their cost grows with the probes (100 deep at 1M: 62 ms at 64 probes,
  * 90 ms at 100) and their tail matters less.
  */
-export const ANN_SHORT_PROBES_PER_ROOT = 3.8;
+export const ANN_SHORT_PROBES_PER_ROOT = 4.5;
 
 /**
  * How a list of a hybrid search is used: `merged` lists of several KBs on one model are merged by their distances
