@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { env, pipeline, Tensor, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import { batchEncoder } from './batch-encoder.js';
 import { buildFixtureModel } from './fixture-model.js';
 import { ORT_SESSION_OPTIONS } from './loader.js';
 import { meanPoolNormalize, tablePoolNormalize } from './pooling.js';
-import { staticTokenTable, tokenizerSize, type CallableModel } from './static-table.js';
+import { staticTokenTable, TABLE_MAX_BYTES, tokenizerSize, type CallableModel } from './static-table.js';
 import { resolveModelSpec } from './model-spec.js';
 import type { EmbedResult, LoadResult } from './protocol.js';
 import { EmbedWorkerClient } from './worker-client.js';
@@ -62,6 +63,16 @@ describe('staticTokenTable', () => {
     pipes.push(pipe);
     const table = await staticTokenTable(pipe.model as unknown as CallableModel, pipe.tokenizer, batchEncoder(pipe.tokenizer));
     expect(table).toBeUndefined();
+  });
+
+  it('does not try a model whose declared table would exceed TABLE_MAX_BYTES (a large transformer)', async () => {
+    const big = await buildFixtureModel(path.join(tempDir('ragdesk-static-table-'), 'declared-large'));
+    const config = path.join(big.dir, 'config.json');
+    const json = JSON.parse(fs.readFileSync(config, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(config, JSON.stringify({ ...json, hidden_size: Math.ceil(TABLE_MAX_BYTES / 4 / big.vocabSize) + 1 }));
+    const pipe = await load(big.dir);
+    pipes.push(pipe);
+    expect(await staticTokenTable(pipe.model as unknown as CallableModel, pipe.tokenizer, batchEncoder(pipe.tokenizer))).toBeUndefined();
   });
 
   it('leaves a batch with an id outside the table to the model', async () => {

@@ -39,6 +39,7 @@ type Outputs = Record<string, Tensor | undefined>;
 export interface CallableModel {
   (inputs: Record<string, Tensor>): Promise<unknown>;
   sessions?: Record<string, { inputNames?: readonly string[] } | undefined>;
+  config?: { hidden_size?: unknown };
 }
 
 /** The per-token output of a run, when the model gives one ([batch, seq, dim], float32). */
@@ -100,6 +101,9 @@ export async function staticTokenTable(
   const names = model.sessions?.model?.inputNames;
   const size = tokenizerSize(tokenizer);
   if (!names?.includes('input_ids') || names.some((n) => !FEEDS.has(n)) || size === 0) return undefined;
+  // A transformer whose table could not be kept anyway (multilingual-e5: 250k × 384) is not even run for the check.
+  const declared = model.config?.hidden_size;
+  if (typeof declared === 'number' && size * declared * 4 > TABLE_MAX_BYTES) return undefined;
   try {
     const batch = encode(CHECK_TEXTS);
     const ids = batch.input_ids;
