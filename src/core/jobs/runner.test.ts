@@ -74,4 +74,47 @@ describe('runJob', () => {
       await core.close();
     }
   });
+
+  it('keeps the documents table compacted while a long job writes it (upkeep waits for the job)', async () => {
+    const core = await Core.open({ dataDir: tempDir(), allowDownload: false });
+    try {
+      await core.client.createKb({ kb_id: 'k' });
+      const dir = tempDir('ragdesk-runner-');
+      const files = Array.from({ length: 80 }, (_, i) => {
+        const file = path.join(dir, `note-${String(i).padStart(2, '0')}.txt`);
+        fs.writeFileSync(file, `Note ${i}: crate ${i * 7} of pallet ${i * 31} waits at dock ${i % 3} for customs.`);
+        return file;
+      });
+      const job = core.jobs.create({
+        kind: 'files',
+        kb_id: 'k',
+        source_id: null,
+        options: { overwrite: false, force: false },
+        items: files.map((f) => ({
+          key: f,
+          file: f,
+          doc_id: path.basename(f),
+          source: f,
+          action: 'index' as const,
+          bytes: fs.statSync(f).size,
+        })),
+      });
+      // One document a batch: 80 appends to the documents table while the job runs.
+      const waiting: number[] = [];
+      const counts: Array<Promise<void>> = [];
+      await core.jobs.run(core.ctx, job, {
+        ledger: core.health.ledger('k', null),
+        mirror: false,
+        groupSize: 1,
+        onSettle: () => void counts.push(core.ctx.store.docs.smallFragments().then((n) => void waiting.push(n))),
+      });
+      await Promise.all(counts);
+      expect(waiting.length).toBeGreaterThanOrEqual(80);
+      // Without compaction along the job they would pile up to 80 (upkeep waits for the job's end).
+      expect(Math.max(...waiting)).toBeLessThanOrEqual(33);
+      expect(await core.ctx.store.docs.count('k')).toBe(80);
+    } finally {
+      await core.close();
+    }
+  });
 });

@@ -164,6 +164,10 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
       for (const line of settled) applyLine(env.ledger, items[line.i], line);
       env.onSettle?.(settled, items);
       env.onProgress?.(job);
+      // Every batch appends a fragment to the documents table, and each batch's duplicate checks read all of them;
+      // upkeep, which compacts it, waits for the job: a 50,000-file job's batches took 160 → 470 ms by its end. A
+      // compaction that fails is left to upkeep.
+      if (docs.length) await ctx.store.docs.compactIfFragmented().catch(() => undefined);
     };
 
     /** Wait for the oldest batch in flight (all of them: `all`); a failure (a store error) is thrown here. */

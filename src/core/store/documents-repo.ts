@@ -238,6 +238,11 @@ export class DocumentsRepo {
     return last;
   }
 
+  /** Small fragments waiting for compaction (see compactIfFragmented). */
+  async smallFragments(): Promise<number> {
+    return (await this.table.stats()).fragmentStats.numSmallFragments;
+  }
+
   /**
    * Compact the table once enough small fragments wait: every document write appends a fragment, and lookups
    * (the existence check of each add, merge-inserts) read every fragment, so without this an owner that takes
@@ -245,8 +250,7 @@ export class DocumentsRepo {
    * Returns whether it compacted.
    */
   async compactIfFragmented(force = false): Promise<boolean> {
-    const { fragmentStats } = await this.table.stats();
-    if (!force && fragmentStats.numSmallFragments < COMPACT_AFTER_FRAGMENTS) return false;
+    if (!force && (await this.smallFragments()) < COMPACT_AFTER_FRAGMENTS) return false;
     await this.commit(() => this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) }));
     return true;
   }
