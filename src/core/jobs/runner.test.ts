@@ -4,32 +4,38 @@ import { describe, expect, it } from 'vitest';
 import { Core } from '../core.js';
 import { eventually, fixtureModels, tempDir } from '../test-support.js';
 
+/** A files job over `count` short notes (note-00.txt…) for KB `k`. */
+function notesJob(core: Core, count: number) {
+  const dir = tempDir('ragdesk-runner-');
+  const files = Array.from({ length: count }, (_, i) => {
+    const file = path.join(dir, `note-${String(i).padStart(2, '0')}.txt`);
+    fs.writeFileSync(file, `Note ${i}: crate ${i * 7} of pallet ${i * 31} waits at dock ${i % 3} for customs.`);
+    return file;
+  });
+  const job = core.jobs.create({
+    kind: 'files',
+    kb_id: 'k',
+    source_id: null,
+    options: { overwrite: false, force: false },
+    items: files.map((f) => ({
+      key: f,
+      file: f,
+      doc_id: path.basename(f),
+      source: f,
+      action: 'index' as const,
+      bytes: fs.statSync(f).size,
+    })),
+  });
+  return { files, job };
+}
+
 describe('runJob', () => {
   it('parses, chunks and embeds the next files while a batch waits to be written, and journals the batches in order', async () => {
     const { model } = await fixtureModels();
     const core = await Core.open({ dataDir: tempDir(), allowDownload: false });
     try {
       await core.client.createKb({ kb_id: 'k', embedding_model: model });
-      const dir = tempDir('ragdesk-runner-');
-      const files = [0, 1, 2, 3, 4].map((i) => {
-        const file = path.join(dir, `note-${i}.txt`);
-        fs.writeFileSync(file, `Note ${i}: crate ${i * 7} of pallet ${i * 31} waits at dock ${i % 3} for customs.`);
-        return file;
-      });
-      const job = core.jobs.create({
-        kind: 'files',
-        kb_id: 'k',
-        source_id: null,
-        options: { overwrite: false, force: false },
-        items: files.map((f) => ({
-          key: f,
-          file: f,
-          doc_id: path.basename(f),
-          source: f,
-          action: 'index' as const,
-          bytes: fs.statSync(f).size,
-        })),
-      });
+      const { files, job } = notesJob(core, 5);
       // Another writer holds the KB, so the first batch (notes 0 and 1) waits to be written.
       let release = () => {};
       const held = new Promise<void>((r) => (release = r));
@@ -52,9 +58,9 @@ describe('runJob', () => {
         // Both batches are embedded before the first is written. Which batch reaches its embedding first is not
         // fixed (each first checks the documents table for duplicates; a loaded CI run saw notes 2 and 3 first);
         // within a batch, documents go in file order.
-        await eventually(async () => expect([...embedded].sort()).toEqual(['note-0.txt', 'note-1.txt', 'note-2.txt', 'note-3.txt']));
-        expect(embedded.indexOf('note-0.txt')).toBeLessThan(embedded.indexOf('note-1.txt'));
-        expect(embedded.indexOf('note-2.txt')).toBeLessThan(embedded.indexOf('note-3.txt'));
+        await eventually(async () => expect([...embedded].sort()).toEqual(['note-00.txt', 'note-01.txt', 'note-02.txt', 'note-03.txt']));
+        expect(embedded.indexOf('note-00.txt')).toBeLessThan(embedded.indexOf('note-01.txt'));
+        expect(embedded.indexOf('note-02.txt')).toBeLessThan(embedded.indexOf('note-03.txt'));
         expect(job.done.size).toBe(0);
       } finally {
         release();
@@ -79,26 +85,7 @@ describe('runJob', () => {
     const core = await Core.open({ dataDir: tempDir(), allowDownload: false });
     try {
       await core.client.createKb({ kb_id: 'k' });
-      const dir = tempDir('ragdesk-runner-');
-      const files = Array.from({ length: 80 }, (_, i) => {
-        const file = path.join(dir, `note-${String(i).padStart(2, '0')}.txt`);
-        fs.writeFileSync(file, `Note ${i}: crate ${i * 7} of pallet ${i * 31} waits at dock ${i % 3} for customs.`);
-        return file;
-      });
-      const job = core.jobs.create({
-        kind: 'files',
-        kb_id: 'k',
-        source_id: null,
-        options: { overwrite: false, force: false },
-        items: files.map((f) => ({
-          key: f,
-          file: f,
-          doc_id: path.basename(f),
-          source: f,
-          action: 'index' as const,
-          bytes: fs.statSync(f).size,
-        })),
-      });
+      const { job } = notesJob(core, 80);
       // One document a batch: 80 appends to the documents table while the job runs.
       const waiting: number[] = [];
       const counts: Array<Promise<void>> = [];
