@@ -21,7 +21,7 @@ import { checkLocal, classifyLoadError, createProgressMapper, missingFailure, OR
 import type { ModelSpec } from './model-spec.js';
 import { batchEncoder, type BatchEncoder } from './batch-encoder.js';
 import { KeyedMutex } from '../util/keyed-mutex.js';
-import { meanPoolNormalize, normalizeRows, tablePoolNormalize } from './pooling.js';
+import { embeddingOutput, meanPoolNormalize, normalizeRows, tablePoolNormalize } from './pooling.js';
 import { staticTokenTable, type CallableModel, type TokenTable } from './static-table.js';
 import type { EmbedResult, LoadResult, RerankResult, WorkerFailure, WorkerInit, WorkerRequest, WorkerResponse } from './protocol.js';
 
@@ -156,13 +156,13 @@ async function runEmbedding(
   const inputs: Record<string, Tensor> = {};
   for (const [key, { data, dims }] of Object.entries(rows)) inputs[key] = new Tensor('int64', data, dims);
   const outputs = (await pipe.model(inputs)) as Record<string, Tensor | undefined>;
-  const pooled = outputs.sentence_embedding;
-  const hidden = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.logits;
-  if (pooled?.dims.length === 2 || (!pooled && hidden?.dims.length === 2)) {
-    const t = (pooled ?? hidden)!;
+  const output = embeddingOutput(outputs);
+  if (output && 'pooled' in output) {
+    const t = output.pooled;
     return { data: normalizeRows(t.data as ArrayLike<number>, t.dims), dim: t.dims[1] ?? 0 };
   }
-  if (!hidden || hidden.dims.length !== 3) throw new Error(`unexpected model outputs: ${Object.keys(outputs).join(', ')}`);
+  if (!output) throw new Error(`unexpected model outputs: ${Object.keys(outputs).join(', ')}`);
+  const hidden = output.tokens;
   const mask = inputs.attention_mask;
   if (!mask) throw new Error('the tokenizer gave no attention_mask');
   const data = meanPoolNormalize(hidden.data as ArrayLike<number>, hidden.dims, mask.data as ArrayLike<bigint>);

@@ -4,6 +4,23 @@
  * the hidden states with a stride: this is several times faster and keeps the masking rule in plain sight.
  */
 
+/** A model output tensor as transformers.js gives it. */
+interface OutputTensor {
+  dims: readonly number[];
+  data: unknown;
+}
+
+/**
+ * Which output of an embedding model to read: one it already pooled ([batch, dim]: `sentence_embedding`, or a 2-D
+ * hidden state), else the per-token hidden state ([batch, seq, dim]) to pool; undefined for anything else.
+ */
+export function embeddingOutput<T extends OutputTensor>(outputs: Record<string, T | undefined>): { pooled: T } | { tokens: T } | undefined {
+  const pooled = outputs.sentence_embedding;
+  const hidden = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.logits;
+  if (pooled?.dims.length === 2 || (!pooled && hidden?.dims.length === 2)) return { pooled: (pooled ?? hidden)! };
+  return hidden?.dims.length === 3 ? { tokens: hidden } : undefined;
+}
+
 /**
  * Pool `hidden` ([batch, seq, dim], row-major) over the positions where `mask` ([batch, seq]) is non-zero,
  * then scale each row to unit length. Padding positions never contribute, so a text's vector is the same

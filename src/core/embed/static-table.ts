@@ -13,6 +13,7 @@
  * session takes inputs other than input_ids, attention_mask and token_type_ids, are not tried.
  */
 import { Tensor } from '@huggingface/transformers';
+import { embeddingOutput } from './pooling.js';
 
 /** A static model's per-token vectors: row `id` of `rows` ([size, dim]) is the model's output for that token. */
 export interface TokenTable {
@@ -42,11 +43,10 @@ export interface CallableModel {
   config?: { hidden_size?: unknown };
 }
 
-/** The per-token output of a run, when the model gives one ([batch, seq, dim], float32). */
-export function tokenOutput(outputs: Outputs): Tensor | undefined {
-  const hidden = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.logits;
-  if (outputs.sentence_embedding || !hidden || hidden.dims.length !== 3 || !(hidden.data instanceof Float32Array)) return undefined;
-  return hidden;
+/** The per-token output the worker would pool (pooling.ts embeddingOutput), when it is float32. */
+function tokenOutput(outputs: Outputs): Tensor | undefined {
+  const output = embeddingOutput(outputs);
+  return output && 'tokens' in output && output.tokens.data instanceof Float32Array ? output.tokens : undefined;
 }
 
 /** One past the largest id the tokenizer can emit (its vocabulary and added tokens); 0 when it cannot be read. */
