@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -138,4 +139,18 @@ export function tokenizerTexts(): string[] {
     out.push(...fs.readFileSync(path.join(SAMPLE_KB, f), 'utf8').split(/\n(?=\S)/));
   }
   return out;
+}
+
+/**
+ * A real zombie (Linux): `sleep 0` exits at once and its parent, a shell that became `sleep 30`, never reaps it, as
+ * an orphan's new parent that does not wait() (init in some containers, a CI runner's subreaper) never does. Kill
+ * `parent` when done.
+ */
+export async function zombieProcess(): Promise<{ pid: number; parent: ChildProcess }> {
+  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+  await eventually(async () => {
+    if (!/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'latin1'))) throw new Error(`pid ${pid} is not a zombie yet`);
+  }, 5_000);
+  return { pid, parent };
 }

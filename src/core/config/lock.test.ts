@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RagError } from '../../shared/errors.js';
-import { tempDir } from '../test-support.js';
+import { tempDir, zombieProcess } from '../test-support.js';
 import { acquireLock, liveLockOwner, readLock } from './lock.js';
 
 describe('data dir lock', () => {
@@ -27,6 +27,20 @@ describe('data dir lock', () => {
     const lock = acquireLock(file);
     expect(readLock(file)?.pid).toBe(process.pid);
     lock.release();
+  });
+
+  it.runIf(process.platform === 'linux')('takes over a lock whose process has exited but was never reaped (a zombie)', async () => {
+    const file = path.join(tempDir(), 'ragdesk.lock');
+    const zombie = await zombieProcess();
+    try {
+      fs.writeFileSync(file, JSON.stringify({ pid: zombie.pid, port: 1, token: 'old', started_at: '', host: '127.0.0.1' }));
+      expect(liveLockOwner(file)).toBeUndefined();
+      const lock = acquireLock(file);
+      expect(readLock(file)?.pid).toBe(process.pid);
+      lock.release();
+    } finally {
+      zombie.parent.kill('SIGKILL');
+    }
   });
 
   it('refuses a live owner with a clear busy error', async () => {

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../test-support.js';
-import { acquireExclusive, createExclusive, readExclusive, removeIfUnchanged } from './exclusive-file.js';
+import { tempDir, zombieProcess } from '../test-support.js';
+import { acquireExclusive, createExclusive, isPidAlive, readExclusive, removeIfUnchanged } from './exclusive-file.js';
 
 async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '0']);
@@ -77,5 +77,17 @@ describe('exclusive lock files', () => {
     const outcome = acquireExclusive(file, record(process.pid, 'mine'), { isStale: staleIfDead(dead), rounds: 1, waitMs: 0 });
     expect(outcome.ok).toBe(false);
     expect(fs.readFileSync(file, 'utf8')).toBe(record(dead, 'old'));
+  });
+
+  it.runIf(process.platform === 'linux')('counts a zombie as dead: it has exited, only its pid is left', async () => {
+    const zombie = await zombieProcess();
+    try {
+      expect(() => process.kill(zombie.pid, 0)).not.toThrow(); // the signal check alone says it exists
+      expect(isPidAlive(zombie.pid)).toBe(false);
+      expect(isPidAlive(zombie.parent.pid!)).toBe(true);
+      expect(isPidAlive(process.pid)).toBe(true);
+    } finally {
+      zombie.parent.kill('SIGKILL');
+    }
   });
 });

@@ -11,15 +11,31 @@ import fs from 'node:fs';
 
 const uniqueSuffix = () => `${process.pid}.${randomBytes(6).toString('hex')}`;
 
-/** Whether a process with this pid exists (EPERM: it exists but belongs to another user). */
+/**
+ * Whether a process with this pid is running (EPERM: it exists but belongs to another user). A zombie is not: a
+ * process that has exited keeps its pid until its parent reaps it, and an orphan's new parent (init in a container,
+ * a CI runner's subreaper) may never do so; on Linux /proc says which (state Z or X after the name's last ')').
+ */
 export function isPidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return !isZombie(pid);
+}
+
+function isZombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return false; // no /proc (macOS, Windows), or hidden from us: kill's answer stands
+  }
+  const end = stat.lastIndexOf(')');
+  const state = stat.slice(end + 2, end + 3);
+  return state === 'Z' || state === 'X';
 }
 
 /** Create `file` holding `content` if it does not exist. True when this call created it. */
