@@ -166,7 +166,9 @@ async function inProcess(
       chunks: await raw.countRows(),
       fts_index: stats?.fts_index,
       vector_index: stats?.vector_index,
-      raw_vector_query: annReady ? { ann: annQuery(10) } : 'exact (no ANN index)',
+      raw_vector_query: annReady
+        ? { ann: table.vectorIndexKind, ...annQuery(10, undefined, undefined, table.vectorIndexKind) }
+        : 'exact (no ANN index)',
     };
     const rawFts = (analyzed: string, limit: number, columns = ['chunk_id']) =>
       raw
@@ -178,8 +180,9 @@ async function inProcess(
     const rawVector = (v: Float32Array | number[]) => {
       let q = raw.vectorSearch(Array.from(v)).column('vector').distanceType('cosine').select(['chunk_id', '_distance']).limit(10);
       if (annReady) {
-        const p = annQuery(10);
-        q = q.nprobes(p.nprobes).ef(p.ef).refineFactor(p.refineFactor);
+        const p = annQuery(10, undefined, undefined, table.vectorIndexKind);
+        q = q.nprobes(p.nprobes).refineFactor(p.refineFactor);
+        if (p.ef !== undefined) q = q.ef(p.ef);
       }
       return q.toArray();
     };

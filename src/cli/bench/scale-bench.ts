@@ -157,7 +157,7 @@ export async function benchScale(
       recall_target: SCALE_TARGETS.recall_at_10,
       recall_queries: q.recall_count,
       exact_p50_ms: q.exact_p50,
-      ann_query: { partitions: annPartitions(n), ...annQuery(TOP_K, n) },
+      ann_query: q.ann_query,
     },
     rows: [
       row('fts', raw.fts!.p50),
@@ -265,7 +265,7 @@ async function buildKb(
       await table.buildVectorIndex(n);
       index.ann_s = round((performance.now() - t) / 1000, 1);
       index.ann_cpu_s = round(cpuSeconds(c), 1);
-      index.ann = 'IVF_HNSW_SQ cosine';
+      index.ann = `${table.vectorIndexKind} cosine`;
     } else index.ann = `none (exact search below ${ANN_MIN_ROWS} rows)`;
   } finally {
     await core.close();
@@ -314,7 +314,7 @@ async function queryPhase(job: QueryJob): Promise<void> {
       trace[`after_${mode}`] = peakRssMb();
     }
     out.latency = latency;
-    const p = annQuery(TOP_K, await rawTable.countRows());
+    const p = annQuery(TOP_K, await rawTable.countRows(), undefined, table.vectorIndexKind);
     const rawFts: number[] = [];
     const rawVec: number[] = [];
     for (const [i, query] of job.queries.entries()) {
@@ -334,7 +334,8 @@ async function queryPhase(job: QueryJob): Promise<void> {
         .distanceType('cosine')
         .select(['chunk_id', '_distance'])
         .limit(TOP_K);
-      if (table.vectorIndexReady) vq = vq.nprobes(p.nprobes).ef(p.ef).refineFactor(p.refineFactor);
+      if (table.vectorIndexReady) vq = vq.nprobes(p.nprobes).refineFactor(p.refineFactor);
+      if (table.vectorIndexReady && p.ef !== undefined) vq = vq.ef(p.ef);
       await vq.toArray();
       if (i >= 20) rawVec.push(performance.now() - t);
     }
@@ -358,6 +359,7 @@ async function queryPhase(job: QueryJob): Promise<void> {
     out.recall = round(recall / rq.length, 4);
     out.recall_count = rq.length;
     out.exact_p50 = round(percentile(exactMs, 50));
+    out.ann_query = { index: table.vectorIndexKind, partitions: annPartitions(await rawTable.countRows()), ...p };
     rawTable.close();
   } finally {
     await core.close();

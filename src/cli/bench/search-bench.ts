@@ -120,7 +120,7 @@ export async function benchSearch(
         }
         latency.push({
           chunks: size,
-          vector_index: table.vectorIndexReady ? 'ivf_hnsw_sq' : 'none (flat)',
+          vector_index: table.vectorIndexKind ?? 'none (flat)',
           mode,
           p50_ms: round(percentile(samples, 50)),
           p95_ms: round(percentile(samples, 95)),

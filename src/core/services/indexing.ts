@@ -3,9 +3,9 @@ import { crashDuring } from '../store/crash-point.js';
 import type { CoreContext } from './context.js';
 
 /**
- * Past this many vectors an ANN index (IVF + HNSW, scalar-quantised) is built. Measured on SciFact (9.6k chunks,
- * potion 128-d, 2 cores): LanceDB's exact search takes ~8-9 ms a query, the index ~3.5 ms at recall@10 0.99
- * against exact, built in 0.5 s; exact search over 384-d vectors is ~3× slower than 128-d. So from 5k chunks on
+ * Past this many vectors an ANN index (IVF-RQ: store/ann-params.ts) is built. Measured on SciFact (9.6k chunks,
+ * potion 128-d, 2 cores): LanceDB's exact search takes ~8-9 ms a query, an IVF-HNSW-SQ index ~3.5 ms at recall@10
+ * 0.99 against exact, built in 0.5 s; exact search over 384-d vectors is ~3× slower than 128-d. So from 5k chunks on
  * exact search alone would use up most of the hybrid latency target (docs/benchmarks.md, `npm run bench`).
  */
 export const ANN_MIN_ROWS = 5_000;
@@ -191,13 +191,15 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
       if (compactFirst(table, rows) && (await table.fragments()) > 1) await crashDuring('upkeep', table.optimize());
       await table.ensureFtsIndex();
     } else if (force || table.needsUpkeep) await crashDuring('upkeep', table.optimize());
-    if (table.dim > 0 && !table.vectorIndexReady && rows >= ANN_MIN_ROWS) {
+    // A KB indexed by an older ragdesk (IVF-HNSW-SQ) gets the current kind once (store/ann-params.ts).
+    const outdated = table.vectorIndexOutdated;
+    if (table.dim > 0 && (!table.vectorIndexReady || outdated) && rows >= ANN_MIN_ROWS) {
       const withVectors = await table.count('vector IS NOT NULL');
       if (withVectors >= ANN_MIN_ROWS) await table.buildVectorIndex(withVectors);
     }
     // The documents table (one fragment per document write) is compacted along, when enough fragments wait.
     await ctx.store.docs.compactIfFragmented();
-    if (!work) return;
+    if (!work && !outdated) return;
     const ms = performance.now() - t0;
     slot(ctx, kbId).lastMs = ms;
     let runs = history.get(ctx);

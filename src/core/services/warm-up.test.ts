@@ -1,6 +1,9 @@
+import { Index } from '@lancedb/lancedb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Core } from '../core.js';
+import { physicalChunkTable, plainChunkRow } from '../store/chunk-rows.js';
 import { fixtureModels, tempDir } from '../test-support.js';
+import { flushIndexing } from './indexing.js';
 import { warmUpSearch } from './warm-up.js';
 
 /**
@@ -56,4 +59,43 @@ describe('warmUpSearch', () => {
     expect(res.hits[0]?.doc_id).toBe('port');
     expect(res.degraded).toMatch(/full-text only/);
   }, 60_000);
+
+  it('builds a vector index of an older kind (IVF-HNSW-SQ) again, once, in the background; searches answer throughout', async () => {
+    const { model } = await fixtureModels();
+    const core = await reopened(async (c) => {
+      await c.client.createKb({ kb_id: 'old', embedding_model: model });
+      await c.client.addDocument({ kb_id: 'old', doc_id: 'port', content: 'Customs duties are paid on imported goods at the port.' });
+      // Past ANN_MIN_ROWS vectors, indexed as ragdesk did before 2026-12-03.
+      const table = (await c.ctx.store.chunks('old'))!;
+      let seed = 11;
+      const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+      const unit = () => {
+        const v = Array.from({ length: table.dim }, rand);
+        const n = Math.hypot(...v);
+        return Float32Array.from(v, (x) => x / n);
+      };
+      await table.add(
+        Array.from({ length: 6_000 }, (_, i) =>
+          plainChunkRow({ chunk_id: `f${i}#0`, doc_id: `f${i}`, chunk_index: 0, text: `filler ${i}`, fts: `filler ${i}`, vector: unit() }),
+        ),
+      );
+      await flushIndexing(c.ctx); // this engine's upkeep, before the index is built behind its back
+      const raw = await c.ctx.store.db.openTable(physicalChunkTable(c.ctx.store.registry.get('old')));
+      await raw.createIndex('vector', { config: Index.hnswSq({ distanceType: 'cosine', numPartitions: 39 }), replace: true });
+      raw.close();
+    });
+    const table = (await core.ctx.store.chunks('old'))!;
+    expect(table.vectorIndexKind).toBe('ivf_hnsw_sq');
+    expect(table.vectorIndexOutdated).toBe(true);
+    const vectorSearch = () => core.client.search({ kb_ids: ['old'], query: 'customs duties port', mode: 'vector', top_k: 10 });
+    expect((await vectorSearch()).hits).toHaveLength(10); // queried with HNSW's parameters (ef)
+    await warmUpSearch(core.ctx);
+    await flushIndexing(core.ctx);
+    expect(table.vectorIndexKind).toBe('ivf_rq');
+    expect(table.vectorIndexOutdated).toBe(false);
+    expect((await vectorSearch()).hits).toHaveLength(10);
+    expect((await core.client.search({ kb_ids: ['old'], query: 'customs duties port', mode: 'hybrid', top_k: 1 })).hits[0]?.doc_id).toBe(
+      'port',
+    );
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 import { search } from '../search/search-service.js';
 import { within } from '../util/timeout.js';
 import type { CoreContext } from './context.js';
+import { scheduleIndexing } from './indexing.js';
 
 /** What the warm-up searches for: words, so that the full-text index is read; what they find does not matter. */
 export const WARM_QUERY = 'warm up search index';
@@ -37,6 +38,8 @@ export function warmUpSearch(ctx: CoreContext): Promise<void> {
 
 async function prewarm(ctx: CoreContext, kbId: string): Promise<void> {
   const table = await ctx.store.chunks(kbId);
+  // A vector index of an older kind is built again in the background (services/indexing.ts, store/ann-params.ts).
+  if (table?.vectorIndexOutdated) scheduleIndexing(ctx, kbId);
   if (table && (await table.count()) <= PREWARM_MAX_ROWS) await table.prewarmIndexes();
 }
 

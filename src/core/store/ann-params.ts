@@ -10,7 +10,7 @@ export function annPartitions(rows: number): number {
 }
 
 /**
- * HNSW candidates per insertion while building (LanceDB's default is 300; its docs give 150-300 as the usual range).
+ * HNSW candidates per insertion while building an IVF-HNSW-SQ index (LanceDB's default is 300; its docs give 150-300 as the usual range).
  * The graphs are built inside IVF partitions of ~470 vectors at 54k and ~2,000 at 1M, where 300 candidates search
  * much of a partition. At 1M (80 probes, 100 queries, two builds each): 300 built in 70.6-71.8 s at recall@10
  * 0.975-0.979, 150 in 38.0-38.9 s at 0.962-0.975, the same query latency; at 54k 2.84-3.06 → 1.91-1.97 s, at 100k
@@ -37,10 +37,32 @@ export const ANN_PROBE_SHARE = 0.128;
  * 80 / 100 gave 0.956 / 0.969 / 0.980 at 15.6 / 15.2 / 17.9 ms. A later 1M build (the same vectors, IVF trained on
  * another random sample) gave 0.949 at 85 probes and 0.956 at 101 (100 claims; vector p50 18.8 → 20.3 ms), so the
  * margin is taken from the worse build: 4.5·√partitions is 57 at 100k and 101 at 1M.
- * Fusion's deep lists keep ANN_PROBE_SHARE: their cost grows with the probes (100 deep at 1M: 62 ms at 64 probes,
+ * (Those figures are IVF-HNSW-SQ's; IVF-RQ at 101 probes of 500: 0.986, and at 57 of 158: 0.995.) On IVF-HNSW-SQ,
+ * fusion's deep lists keep ANN_PROBE_SHARE: their cost grows with the probes (100 deep at 1M: 62 ms at 64 probes,
  * 90 ms at 100) and their tail matters less.
  */
 export const ANN_SHORT_PROBES_PER_ROOT = 4.5;
+
+/**
+ * The kind of ANN index a table has. ragdesk builds IVF-RQ (`ANN_INDEX`: IVF partitions, each vector stored as
+ * RaBitQ codes of ANN_RQ_BITS bits per dimension, scanned whole in every probed partition); KBs indexed before
+ * 2026-12-03 have IVF-HNSW-SQ (an HNSW graph over 8-bit scalar-quantised vectors in each partition), queried with
+ * its own parameters until upkeep rebuilds it (services/indexing.ts). Measured on the `scale` bench's potion
+ * tables, the same queries (midpoints of two stored vectors) against exact search, one build each
+ * (docs/benchmarks.md): at 1M, build 56.5 → 18.5 s (104 → 31 CPU s); top-10 at 101 probes recall 0.966 → 0.986,
+ * p50 20.6 → 7.7 ms; fusion's 100-deep list at 64 probes recall@100 0.918 → 0.912, p50 24.6 → 9.7 ms; the index
+ * 201 → 85 MB. At 100k: build 7.5 → 3.4 s; top-10 0.987 → 0.995, 10.5 → 4.5 ms. Two bits per dimension lose
+ * recall (top-10 0.938 at 1M), one bit more (0.925 at 100k).
+ */
+export type AnnIndexKind = 'ivf_rq' | 'ivf_hnsw_sq';
+export const ANN_INDEX: AnnIndexKind = 'ivf_rq';
+export const ANN_RQ_BITS = 4;
+
+/** The kind of a vector index from LanceDB's `listIndices()` entry (its `indexType`); undefined for another kind. */
+export function annIndexKind(indexType: string): AnnIndexKind | undefined {
+  const t = indexType.replace(/_/g, '').toLowerCase();
+  return t === 'ivfrq' ? 'ivf_rq' : t === 'ivfhnswsq' ? 'ivf_hnsw_sq' : undefined;
+}
 
 /**
  * How a list of a hybrid search is used: `merged` lists of several KBs on one model are merged by their distances
@@ -52,22 +74,32 @@ export type FusionList = 'merged' | 'alone';
 /**
  * Query-time search effort for a `limit`-deep ANN query over an index of about `rows` vectors (its partition
  * count follows from it: annPartitions). Without `rows`, the fewest probes. `fusion`: the list is one side of a
- * hybrid search, read for its ranks and z-scored distances, never shown as they come.
+ * hybrid search, read for its ranks and z-scored distances, never shown as they come. `ef` (HNSW candidates) only
+ * for an IVF-HNSW-SQ index.
  */
-export function annQuery(limit: number, rows?: number, fusion?: FusionList): { nprobes: number; ef: number; refineFactor: number } {
-  // Refine factor f: the index's best limit × f candidates (8-bit quantised distances) are re-scored at full
-  // precision and the best `limit` kept; a hits list takes 4× (short) or 2× (deep) for the order it shows. A merged
-  // fusion list takes 1: the rows the index picks, their distances exact, no candidates beyond them (at 1M, 100
-  // deep: 27-31 ms against 36-44 with ef 200 and factor 2). A fusion list alone takes none (0: no refine step): its
-  // distances are the quantised ones, which LanceDB's index gives as squared L2 between unit vectors, 2 × the cosine
-  // distance (1.98-2.02× on SciFact's rows), a scale the z-scores of fusion.ts do not see. Against factor 1: the
-  // list on SciFact's 9.6k chunks 4.9 → 3.6 ms, hybrid p50 at 1M 56.6 → 49.6-50.6 ms (CPU 94 → 85 ms a search);
-  // SciFact hybrid nDCG@10 0.6837 → 0.6822 and Recall@100 0.939 → 0.943, means of four index builds each
-  // (docs/benchmarks.md). LanceDB refuses a query whose HNSW `ef` is below limit × refine factor: "ef must be >= k".
+export function annQuery(
+  limit: number,
+  rows?: number,
+  fusion?: FusionList,
+  kind: AnnIndexKind = ANN_INDEX,
+): { nprobes: number; ef?: number; refineFactor: number } {
+  // Refine factor f: the index's best limit × f candidates (quantised distances) are re-scored at full precision
+  // and the best `limit` kept; a hits list takes 4× (short) or 2× (deep) for the order it shows. A merged fusion
+  // list takes 1: the rows the index picks, their distances exact, no candidates beyond them (at 1M, 100 deep,
+  // IVF-HNSW-SQ: 27-31 ms against 36-44 with ef 200 and factor 2). A fusion list alone takes none (0: no refine
+  // step): its distances are the quantised ones, a scale of their own (IVF-HNSW-SQ gives squared L2 between unit
+  // vectors, 2 × the cosine distance), which the z-scores of fusion.ts do not see. Against factor 1 (IVF-HNSW-SQ):
+  // the list on SciFact's 9.6k chunks 4.9 → 3.6 ms, hybrid p50 at 1M 56.6 → 49.6-50.6 ms; SciFact hybrid nDCG@10
+  // 0.6837 → 0.6822 and Recall@100 0.939 → 0.943, means of four index builds each (docs/benchmarks.md). LanceDB
+  // refuses an HNSW query whose `ef` is below limit × refine factor: "ef must be >= k".
   const refineFactor = fusion === 'alone' ? 0 : fusion ? 1 : limit <= 20 ? 4 : 2;
   const partitions = rows === undefined ? ANN_MIN_PROBES : annPartitions(rows);
-  const wanted = limit <= 20 ? ANN_SHORT_PROBES_PER_ROOT * Math.sqrt(partitions) : partitions * ANN_PROBE_SHARE;
-  const nprobes = Math.min(partitions, Math.max(ANN_MIN_PROBES, Math.ceil(wanted)));
+  // IVF-RQ scans its probed partitions whole, so every list takes the short lists' probes: at 1M, a 100-deep list
+  // at 64 / 96 probes had recall@100 0.912 / 0.942 at 9.7 / 10.3 ms (IVF-HNSW-SQ: 0.918 / 0.948 at 24.6 / 31 ms).
+  const short = limit <= 20 || kind === 'ivf_rq';
+  const wanted = short ? ANN_SHORT_PROBES_PER_ROOT * Math.sqrt(partitions) : partitions * ANN_PROBE_SHARE;
+  const nprobes = rows === undefined ? ANN_MIN_PROBES : Math.min(partitions, Math.max(ANN_MIN_PROBES, Math.ceil(wanted)));
+  if (kind === 'ivf_rq') return { nprobes, refineFactor };
   const ef = Math.max(64, fusion ? limit : limit * 2, limit * refineFactor);
-  return { nprobes: rows === undefined ? ANN_MIN_PROBES : nprobes, ef, refineFactor };
+  return { nprobes, ef, refineFactor };
 }

@@ -127,6 +127,9 @@ describe('ChunkTable ANN index: the fusion lists (ann-params.ts)', () => {
       return xs.map((x) => (x - mean) / sd);
     };
     let agree = 0;
+    let worstZ = 0;
+    let sumZ = 0;
+    let nZ = 0;
     for (let q = 0; q < 20; q++) {
       const v = unit(centres[q % 12]!);
       const exact = await snap.vectorRank(v, 100, undefined, { exact: true });
@@ -135,20 +138,64 @@ describe('ChunkTable ANN index: the fusion lists (ann-params.ts)', () => {
       for (const r of merged) if (exactScore.has(r.chunk_id)) expect(r.score).toBeCloseTo(exactScore.get(r.chunk_id)!, 5);
       const alone = await snap.vectorRank(v, 100, undefined, { fusion: 'alone' });
       expect(alone).toHaveLength(100);
-      // Its distances are the quantised squared L2 between unit vectors: twice the cosine distance, give or take.
+      // Its distances are the index's estimates of squared L2 between unit vectors: twice the cosine distance, give
+      // or take (RaBitQ's estimates spread wider at 16 dimensions than over a real model's 128-384).
       const shared = alone.filter((r) => exactScore.has(r.chunk_id));
-      for (const r of shared) expect((1 - r.score) / (1 - exactScore.get(r.chunk_id)!)).toBeGreaterThan(1.8);
-      for (const r of shared) expect((1 - r.score) / (1 - exactScore.get(r.chunk_id)!)).toBeLessThan(2.2);
-      // What fusion reads, z-scores over the list, comes out as the exact ones do.
-      const zAlone = z(alone.map((r) => r.score));
-      const zExact = new Map(z(alone.map((r) => exactScore.get(r.chunk_id) ?? Number.NaN)).map((s, i) => [alone[i]!.chunk_id, s]));
+      expect(shared.length).toBeGreaterThan(80);
+      for (const r of shared) expect((1 - r.score) / (1 - exactScore.get(r.chunk_id)!)).toBeGreaterThan(1.5);
+      for (const r of shared) expect((1 - r.score) / (1 - exactScore.get(r.chunk_id)!)).toBeLessThan(2.5);
+      // What fusion reads, z-scores over the list, comes out as the exact ones do (over the rows both lists hold).
+      const zAlone = z(shared.map((r) => r.score));
+      const zExact = z(shared.map((r) => exactScore.get(r.chunk_id)!));
+      zAlone.forEach((s, i) => {
+        worstZ = Math.max(worstZ, Math.abs(s - zExact[i]!));
+        sumZ += Math.abs(s - zExact[i]!);
+        nZ++;
+      });
       const top = new Set(exact.slice(0, 10).map((r) => r.chunk_id));
       agree += alone.slice(0, 10).filter((r) => top.has(r.chunk_id)).length;
-      alone.forEach((r, i) => {
-        if (!Number.isNaN(zExact.get(r.chunk_id)!)) expect(Math.abs(zAlone[i]! - zExact.get(r.chunk_id)!)).toBeLessThan(0.25);
-      });
     }
+    // 16 dimensions, 4 bits each: RaBitQ's estimates are coarser here than over a real model's 128-384 (IVF-HNSW-SQ
+    // here: worst 0.16, mean 0.035, top-10 agreement 0.97; IVF-RQ 0.77, 0.16, 0.895). Over potion's 128-d vectors
+    // SciFact's hybrid nDCG@10 is the same with either index (docs/benchmarks.md).
+    expect(worstZ).toBeLessThan(1.2);
+    expect(sumZ / nZ).toBeLessThan(0.3);
     expect(agree / 200).toBeGreaterThan(0.8);
+    table.closeSnapshots();
+  }, 60_000);
+
+  it('folds appended rows into the IVF-RQ index at upkeep and drops removed ones; the ANN list finds them', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-chunk-table-'));
+    dirs.push(dir);
+    const dim = 32;
+    const table = await ChunkTable.create(await connect(dir), 'chunks__t', dim);
+    let seed = 3;
+    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    const unit = () => {
+      const v = Array.from({ length: dim }, rand);
+      const n = Math.hypot(...v);
+      return Float32Array.from(v, (x) => x / n);
+    };
+    const vectorRow = (id: string, vector: Float32Array) =>
+      plainChunkRow({ chunk_id: `${id}#0`, doc_id: id, chunk_index: 0, text: id, fts: id, vector });
+    const base = Array.from({ length: 6_000 }, () => unit());
+    await table.add(base.map((v, i) => vectorRow(`d${i}`, v)));
+    await table.buildVectorIndex(6_000);
+    expect(table.vectorIndexKind).toBe('ivf_rq');
+    const fresh = Array.from({ length: 40 }, () => unit());
+    await table.add(fresh.map((v, i) => vectorRow(`new${i}`, v)));
+    await table.deleteDocs(['d0', 'd1', 'd2']);
+    await table.optimize();
+    const raw = await connect(dir).then((db) => db.openTable('chunks__t'));
+    expect((await raw.indexStats('vector_idx'))?.numUnindexedRows).toBe(0);
+    expect((await raw.indexStats('vector_idx'))?.indexType).toBe('IVF_RQ');
+    const snap = await table.snapshot();
+    let found = 0;
+    for (const [i, v] of fresh.entries()) found += (await snap.vectorRank(v, 10)).some((r) => r.chunk_id === `new${i}#0`) ? 1 : 0;
+    expect(found).toBeGreaterThanOrEqual(38); // each row is its own nearest neighbour; a probe may miss a partition
+    // A removed row is not found by its own vector (its nearest neighbour); a kept one is.
+    for (let i = 0; i < 3; i++) expect((await snap.vectorRank(base[i]!, 10)).map((r) => r.chunk_id)).not.toContain(`d${i}#0`);
+    expect((await snap.vectorRank(base[3]!, 10, undefined, { exact: true }))[0]!.chunk_id).toBe('d3#0');
     table.closeSnapshots();
   }, 60_000);
 });

@@ -5,7 +5,7 @@ import type { MetadataFieldType } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { buildArrowTable } from './arrow-build.js';
 import { chunksSchema, metadataArrowType, metadataNullSql } from './arrow-schemas.js';
-import { ANN_EF_CONSTRUCTION, annPartitions } from './ann-params.js';
+import { ANN_INDEX, ANN_RQ_BITS, annIndexKind, annPartitions, type AnnIndexKind } from './ann-params.js';
 import { indexLength } from './bm25.js';
 import { plain, READ_COLUMNS, toStored, writeRow, type ChunkRef, type ChunkRow, type Raw, type StoredChunk } from './chunk-rows.js';
 import { metadataColumn } from './filters.js';
@@ -42,7 +42,8 @@ const FTS_OPTIONS = {
 /** A KB's chunk table: writes, full-text and vector search with filters pushed into the query, index upkeep. */
 export class ChunkTable {
   private schema: Schema;
-  private hasVectorIndex = false;
+  /** The kind of the table's vector index (none: undefined). */
+  private vectorIndex: AnnIndexKind | undefined;
   private readonly lexical: LexicalIndex;
 
   /** Commits to this table and the lexical state that goes with them, in one order (snapshots are taken in it too). */
@@ -91,7 +92,7 @@ export class ChunkTable {
       const pinned = await this.db.openTable(this.table.name);
       await pinned.checkout(version);
       const view = await this.lexical.view(pinned);
-      const snap = new TableSnapshot(pinned, version, this.vectorDim, this.hasVectorIndex, this.lexical, view, hidden);
+      const snap = new TableSnapshot(pinned, version, this.vectorDim, this.vectorIndex, this.lexical, view, hidden);
       const old = this.current;
       this.current = snap;
       if (old) {
@@ -164,7 +165,7 @@ export class ChunkTable {
       indices.some((i) => i.columns.includes('fts')),
       ExactStatsMark.in(markDir, name),
     );
-    ct.hasVectorIndex = indices.some((i) => i.columns.includes('vector'));
+    ct.vectorIndex = vectorIndexOf(indices);
     return ct;
   }
 
@@ -183,7 +184,17 @@ export class ChunkTable {
   }
 
   get vectorIndexReady(): boolean {
-    return this.hasVectorIndex;
+    return this.vectorIndex !== undefined;
+  }
+
+  /** The table has a vector index of an older kind than ragdesk builds now (upkeep builds it again: indexing.ts). */
+  get vectorIndexOutdated(): boolean {
+    return this.vectorIndex !== undefined && this.vectorIndex !== ANN_INDEX;
+  }
+
+  /** The kind of the table's vector index, if it has one. */
+  get vectorIndexKind(): AnnIndexKind | undefined {
+    return this.vectorIndex;
   }
 
   get ftsIndexReady(): boolean {
@@ -211,7 +222,7 @@ export class ChunkTable {
       await this.table.restore();
       this.schema = await this.table.schema();
       const indices = await this.table.listIndices();
-      this.hasVectorIndex = indices.some((i) => i.columns.includes('vector'));
+      this.vectorIndex = vectorIndexOf(indices);
       this.lexical.reset(indices.some((i) => i.columns.includes('fts')));
     });
   }
@@ -422,18 +433,19 @@ export class ChunkTable {
   }
 
   /**
-   * Build the ANN index (IVF partitions + HNSW over scalar-quantised vectors; cosine). Worth it only past the
-   * size where exact search misses the latency target; the caller decides (see ANN_MIN_ROWS in indexing.ts).
+   * Build the ANN index (IVF partitions, RaBitQ codes of each vector; cosine), replacing any older one. Worth it
+   * only past the size where exact search misses the latency target; the caller decides (see ANN_MIN_ROWS in
+   * indexing.ts). Parameters and measurements: ann-params.ts.
    */
   async buildVectorIndex(rows: number): Promise<void> {
     const numPartitions = annPartitions(rows);
     await this.commit(() =>
       this.table.createIndex('vector', {
-        config: Index.hnswSq({ distanceType: 'cosine', numPartitions, efConstruction: ANN_EF_CONSTRUCTION }),
+        config: Index.ivfRq({ distanceType: 'cosine', numPartitions, numBits: ANN_RQ_BITS }),
         replace: true,
       }),
     );
-    this.hasVectorIndex = true;
+    this.vectorIndex = ANN_INDEX;
   }
 
   /**
@@ -519,4 +531,10 @@ export class ChunkTable {
   async fragments(): Promise<number> {
     return (await this.table.stats()).fragmentStats.numFragments;
   }
+}
+
+/** The kind of the vector index among a table's indexes (an index of an unknown kind counts as the current one). */
+function vectorIndexOf(indices: Array<{ columns: string[]; indexType: string }>): AnnIndexKind | undefined {
+  const index = indices.find((i) => i.columns.includes('vector'));
+  return index ? (annIndexKind(index.indexType) ?? ANN_INDEX) : undefined;
 }

@@ -1,5 +1,5 @@
 import type { Table } from '@lancedb/lancedb';
-import { annQuery, type FusionList } from './ann-params.js';
+import { annQuery, type AnnIndexKind, type FusionList } from './ann-params.js';
 import { plainRows, READ_COLUMNS, REF_COLUMNS, toRef, toStored, type ChunkRef, type Raw, type StoredChunk } from './chunk-rows.js';
 import type { LexicalIndex, LexicalPart, LexicalView } from './lexical-index.js';
 import { sqlString } from './sql.js';
@@ -19,7 +19,8 @@ export class TableSnapshot {
     private readonly handle: Table,
     readonly version: number,
     private readonly dim: number,
-    private readonly vectorIndex: boolean,
+    /** The kind of the table's vector index at this version (none: undefined). */
+    private readonly vectorIndex: AnnIndexKind | undefined,
     private readonly lexical: LexicalIndex,
     private readonly view: LexicalView,
     /** The filter hiding rows of writes not yet published (see staged-versions.ts); part of every query here. */
@@ -57,8 +58,9 @@ export class TableSnapshot {
     // Search effort: see ann-params.ts (measured by `npm run bench`, parts ann and scale).
     if (options.exact) q = q.bypassVectorIndex();
     else if (this.vectorIndex) {
-      const p = annQuery(limit, await this.rows(), options.fusion);
-      q = q.nprobes(p.nprobes).ef(p.ef);
+      const p = annQuery(limit, await this.rows(), options.fusion, this.vectorIndex);
+      q = q.nprobes(p.nprobes);
+      if (p.ef !== undefined) q = q.ef(p.ef);
       if (p.refineFactor) q = q.refineFactor(p.refineFactor);
     }
     const filter = andWhere(where, this.hidden);
