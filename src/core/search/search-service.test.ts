@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Core } from '../core.js';
 import { maintainIndexes } from '../services/indexing.js';
 import { errorCode, FIXTURES, fixtureModels, openTestCore } from '../test-support.js';
+import { isLeanRef } from '../store/chunk-rows.js';
 import { TableSnapshot } from '../store/snapshot.js';
 import { analyzeForIndex } from '../text/analyzer.js';
 import { rankKbs } from './search-service.js';
@@ -225,5 +226,36 @@ describe('full-text hits read with the ranking', () => {
     const late = await hitsOf('late customs note', true);
     expect(late.hits[0]?.doc_id).toBe('en-customs-late');
     await core.client.deleteDocument({ kb_id: 'mixed', doc_id: 'en-customs-late' });
+  });
+
+  it('hybrid: the full-text list carries its rows in a small table; past hybridListColumnsMaxRows no list reads columns (row ids alone where full-text scores exactly), the same hits', async () => {
+    const kb = core.ctx.store.registry.get('mixed');
+    const ranked = (q: string) => rankKbs(core.ctx, [{ kb, where: undefined }], q, analyzeForIndex(q), 'hybrid', 100, 'adaptive', true);
+    const search = (q: string) => core.client.search({ kb_ids: ['mixed'], query: q, mode: 'hybrid', top_k: 5 });
+    const options = core.ctx.options as { hybridListColumnsMaxRows: number };
+    const bound = options.hybridListColumnsMaxRows;
+    // Lean lists (row ids and scores) while the full-text index scores exactly (after upkeep); after a delete, the
+    // full-text list is counted, keyed by chunk id, and so is the vector list.
+    await maintainIndexes(core.ctx, 'mixed', true);
+    for (const stage of ['exact', 'counted']) {
+      if (stage === 'counted') {
+        await core.client.addDocument({ kb_id: 'mixed', doc_id: 'gone', content: 'Customs goods note, removed at once.' });
+        await core.client.deleteDocument({ kb_id: 'mixed', doc_id: 'gone' });
+      }
+      for (const q of ['customs goods', 'таможня товаров', '退货']) {
+        const small = await ranked(q);
+        const withRows = await search(q);
+        expect(small.refs.some((r) => r.row)).toBe(true);
+        options.hybridListColumnsMaxRows = 0;
+        try {
+          const large = await ranked(q);
+          expect(large.refs.filter((r) => r.row)).toHaveLength(0);
+          expect(large.refs.every(isLeanRef), `${stage}: ${q}`).toBe(stage === 'exact');
+          expect((await search(q)).hits, `${stage}: ${q}`).toEqual(withRows.hits);
+        } finally {
+          options.hybridListColumnsMaxRows = bound;
+        }
+      }
+    }
   });
 });

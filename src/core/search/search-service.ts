@@ -91,8 +91,9 @@ export interface MultiRanking {
  * ranking with each model's merged vector ranking once, so a collection split over KBs ranks as it does in one.
  * `withRows`: full-text candidates, and the nearest rows of a vector search of one KB, carry their hit columns
  * (one read instead of a ranking then a fetch, where the lists are short and their head becomes the hits). In
- * hybrid search the full-text list is read with its columns while the query is embedded and the vector list
- * searched (the longer of the two): hits it holds need no second read (SciFact hybrid p50 14.8-15.1 → 13.3-13.5 ms). `head`: how many of the
+ * hybrid search of a small table (hybridListColumnsMaxRows) the full-text list is read with its columns while
+ * the query is embedded and the vector list searched: hits it holds need no second read (SciFact hybrid p50
+ * 14.8-15.1 → 13.3-13.5 ms). `head`: how many of the
  * ranking's best the caller reads (a KB searched alone whose index scores exactly is asked for no more, and one
  * past them to see a tie at the end).
  */
@@ -128,8 +129,13 @@ export async function rankKbs(
       const scoredDepth = targets.length === 1 ? (mode === 'fts' ? Math.min(depth, head + 1) : depth) : undefined;
       // A vector search of one KB is its nearest `head` rows as they come (with their columns when asked).
       const vectorAlone = mode === 'vector' && targets.length === 1;
+      // Hybrid over a large table: no list reads its hits' columns; and where the full-text list is LanceDB's ranking
+      // as it is, one KB's two lists read row ids and scores alone (lean: both keyed by row id, the hits read by row
+      // id after fusion; CoreOptions.hybridListColumnsMaxRows).
+      const large = mode === 'hybrid' && (await snap.rows()) > ctx.options.hybridListColumnsMaxRows;
+      const lean = large && withRows && targets.length === 1 && snap.scoresExact;
       const [lexical, vector] = await Promise.all([
-        mode === 'vector' ? undefined : snap.lexicalPart(terms, lexDepth, where, withRows, scoredDepth),
+        mode === 'vector' ? undefined : snap.lexicalPart(terms, lexDepth, where, withRows && !large, scoredDepth, lean),
         embedder
           ? vectorRefs(
               embedder,
@@ -143,6 +149,7 @@ export async function rankKbs(
               fusionList,
               queryVectors,
               whys,
+              lean,
             )
           : Promise.resolve(undefined),
       ]);
@@ -195,12 +202,15 @@ async function vectorRefs(
   fusionList: FusionList | undefined,
   cache: Map<string, Promise<Float32Array>>,
   whys: string[],
+  lean: boolean,
 ): Promise<ChunkRef[] | undefined> {
   let pending = cache.get(embedder.model);
   if (!pending) cache.set(embedder.model, (pending = embedder.embedQueries([query]).then(([v]) => v!)));
   try {
     const v = await pending;
-    return dim === v.length ? await snap.vectorRank(v, depth, where, { withRows, ...(fusionList ? { fusion: fusionList } : {}) }) : [];
+    return dim === v.length
+      ? await snap.vectorRank(v, depth, where, { withRows, lean, ...(fusionList ? { fusion: fusionList } : {}) })
+      : [];
   } catch (err) {
     // A remote embedder that fails now (endpoint down, circuit open): hybrid still answers from full-text.
     if (mode !== 'hybrid' || !(err instanceof RagError) || err.code !== 'model_unavailable') throw err;
@@ -228,18 +238,19 @@ export async function rankKb(
 async function hydrateHits(snapshots: Map<string, TableSnapshot>, refs: KbRef[]): Promise<Hit[]> {
   const byKb = new Map<string, KbRef[]>();
   for (const r of refs) byKb.set(r.kb.kb_id, [...(byKb.get(r.kb.kb_id) ?? []), r]);
-  const found = new Map<string, Hit>();
+  // By ref: a ref of a lean list is known by its row id until its row is read (store/chunk-rows.ts leanRef).
+  const found = new Map<KbRef, Hit>();
   await Promise.all(
     [...byKb.values()].map(async (list) => {
       const kb = list[0]!.kb;
       const snap = snapshots.get(kb.kb_id);
       if (!snap) return;
-      const chunks = await snap.hydrate(list);
-      chunks.forEach((c) => found.set(`${kb.kb_id}\u0000${c.chunk_index}\u0000${c.doc_id}`, toHit(kb, c, c.score)));
+      const chunks = await snap.hydrateEach(list);
+      chunks.forEach((c, i) => c && found.set(list[i]!, toHit(kb, c, c.score)));
     }),
   );
   return refs.flatMap((r) => {
-    const hit = found.get(`${r.kb.kb_id}\u0000${r.chunk_index}\u0000${r.doc_id}`);
+    const hit = found.get(r);
     return hit ? [hit] : [];
   });
 }

@@ -39,6 +39,14 @@ export interface CoreOptions {
    * time and memory.
    */
   upkeepDeferRows: number;
+  /**
+   * Up to this many rows a hybrid search reads its full-text list (100 deep) with the hits' columns; past it, ids
+   * and scores, and the hits are fetched by row id after fusion (search/search-service.ts rankKbs). A row's
+   * columns cost more to read as the table grows (its rows lie further apart). LanceDB alone on the scale bench's
+   * tables, SciFact claims, p50: 100 deep with columns / ids only / a fetch of 10 hits by row id: 5.58 / 2.65 /
+   * 3.46 ms at 9.6k rows, 14.87 / 6.24 / 6.18 ms at 100k, 45.04 / 22.19 / 8.81 ms at 1M (docs/benchmarks.md).
+   */
+  hybridListColumnsMaxRows: number;
 }
 
 export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
@@ -54,6 +62,7 @@ export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
   rerankModel: 'rerank',
   inlineIndexRows: 50_000,
   upkeepDeferRows: 100_000,
+  hybridListColumnsMaxRows: 25_000,
 };
 
 /** Progress of ingestion, for progress bars and the UI. */

@@ -150,6 +150,20 @@ export function toRef(r: Raw, score: number, withRow = false): ChunkRef {
   return ref;
 }
 
+/**
+ * A ranked row known by its row id alone, read by a lean list (no column but the score: at 1M chunks a 100-deep
+ * full-text list takes 14.7 ms so against 22-24 ms with its chunk ids, a vector list 4.6 against 16 ms with its
+ * refs' columns). Its key stands in for the chunk id (unique within the table's version, in row-id order) until
+ * TableSnapshot.hydrate reads the row; doc_id and chunk_index are unknown until then.
+ */
+export function leanRef(rowid: bigint, score: number): ChunkRef {
+  return { chunk_id: `${LEAN_KEY}${rowid.toString().padStart(20, '0')}`, doc_id: '', chunk_index: -1, score, rowid };
+}
+
+const LEAN_KEY = '\u0000rowid:';
+/** Whether a ref came from a lean list (leanRef): its chunk id is a stand-in. */
+export const isLeanRef = (ref: { chunk_id: string }): boolean => ref.chunk_id.startsWith(LEAN_KEY);
+
 export function chunkTableName(kbId: string): string {
   return `chunks__${kbId}`;
 }

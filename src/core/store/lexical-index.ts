@@ -1,6 +1,6 @@
 import type { Table } from '@lancedb/lancedb';
 import { dfFromScore, emptyStats, indexLength, termCounts, type LexStats } from './bm25.js';
-import { plainRows, READ_COLUMNS, toRef, type ChunkRef, type Raw } from './chunk-rows.js';
+import { leanRef, plainRows, READ_COLUMNS, toRef, type ChunkRef, type Raw } from './chunk-rows.js';
 import { ExactStatsMark } from './exact-stats-mark.js';
 import { appendOnly, endAddress } from './table-history.js';
 
@@ -264,6 +264,7 @@ export class LexicalIndex {
     where?: string,
     withRows = false,
     scoredDepth?: number,
+    lean = false,
   ): Promise<LexicalPart> {
     const stats = emptyStats();
     if (terms.length === 0) return { stats, candidates: [] };
@@ -272,7 +273,7 @@ export class LexicalIndex {
     // document frequencies; and as WAND's top rows are the exact top rows, `scoredDepth` of them suffice. Only for
     // a search of this table alone (`scoredDepth` given: several KBs add their statistics up).
     if (scoredDepth !== undefined && view.complete && view.exactStats)
-      return { stats, candidates: [], scored: await scoredPart(table, terms, scoredDepth, where, withRows) };
+      return { stats, candidates: [], scored: await scoredPart(table, terms, scoredDepth, where, withRows, lean) };
     const termSet = new Set(terms);
     const [delta, indexed] = await Promise.all([
       view.complete
@@ -321,9 +322,9 @@ export class LexicalIndex {
  * chunk id, so every row tied with its last one must be there). `withRows`: the first `depth` carry their columns;
  * the rows tied past them are read by id and score alone (a column read of 4× the rows cost more than the whole
  * query at 1M chunks, where copies of a passage tie often), and one of them that becomes a hit is read by
- * TableSnapshot.hydrate.
+ * TableSnapshot.hydrate. `lean`: row ids and scores alone (chunk-rows.ts leanRef), ties then broken by row id.
  */
-async function scoredPart(table: Table, terms: string[], depth: number, where: string | undefined, withRows: boolean) {
+async function scoredPart(table: Table, terms: string[], depth: number, where: string | undefined, withRows: boolean, lean: boolean) {
   const search = table.query().fullTextSearch(terms.join(' '), FTS_COLUMN).fastSearch();
   const fetch = async (limit: number, columns: string[]) =>
     plainRows(
@@ -333,18 +334,20 @@ async function scoredPart(table: Table, terms: string[], depth: number, where: s
         .limit(limit)
         .toArrow(),
     );
-  const rows = await fetch(depth, withRows ? SCORED_ROW_COLUMNS : SCORED_COLUMNS);
+  const ref = (r: Raw, withRow = false) => (lean ? leanRef(r._rowid as bigint, Number(r._score)) : toRef(r, Number(r._score), withRow));
+  const refColumns = lean ? [] : SCORED_COLUMNS;
+  const rows = await fetch(depth, lean ? [] : withRows ? SCORED_ROW_COLUMNS : SCORED_COLUMNS);
   const edge = depth >= 2 ? Number(rows[depth - 2]?._score) : NaN;
   const tiedAtEdge = (list: Raw[], limit: number) => list.length === limit && tie(Number(list[limit - 1]!._score), edge);
-  if (!tiedAtEdge(rows, depth)) return rows.map((r) => toRef(r, Number(r._score), withRows));
+  if (!tiedAtEdge(rows, depth)) return rows.map((r) => ref(r, withRows));
   let more: Raw[];
   let limit = depth;
-  do more = await fetch((limit *= 4), SCORED_COLUMNS);
+  do more = await fetch((limit *= 4), refColumns);
   while (tiedAtEdge(more, limit));
-  const read = new Map(withRows ? rows.map((r) => [String(r.chunk_id), r]) : []);
+  const read = new Map(withRows && !lean ? rows.map((r) => [String(r.chunk_id), r]) : []);
   return more.map((r) => {
     const full = read.get(String(r.chunk_id));
-    return full ? toRef(full, Number(r._score), true) : toRef(r, Number(r._score));
+    return full ? toRef(full, Number(r._score), true) : ref(r);
   });
 }
 

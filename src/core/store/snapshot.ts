@@ -1,6 +1,17 @@
 import type { Table } from '@lancedb/lancedb';
 import { annQuery, type AnnIndexKind, type FusionList } from './ann-params.js';
-import { plainRows, READ_COLUMNS, REF_COLUMNS, toRef, toStored, type ChunkRef, type Raw, type StoredChunk } from './chunk-rows.js';
+import {
+  isLeanRef,
+  leanRef,
+  plainRows,
+  READ_COLUMNS,
+  REF_COLUMNS,
+  toRef,
+  toStored,
+  type ChunkRef,
+  type Raw,
+  type StoredChunk,
+} from './chunk-rows.js';
 import type { LexicalIndex, LexicalPart, LexicalView } from './lexical-index.js';
 import { sqlString } from './sql.js';
 import { andWhere } from './staged-versions.js';
@@ -28,11 +39,19 @@ export class TableSnapshot {
   ) {}
 
   /**
+   * Whether a full-text search of this table alone takes LanceDB's ranking as it is (every row indexed, the index's
+   * statistics the live rows'; see lexical-index.ts `part`): then its list can be lean, like a vector list.
+   */
+  get scoresExact(): boolean {
+    return this.view.complete && this.view.exactStats;
+  }
+
+  /**
    * What an exact BM25 ranking needs from this snapshot (see lexical-index.ts). `scoredDepth`: this table is
    * searched alone, so LanceDB's ranking may be taken as it is where its scores are exact (that many rows).
    */
-  lexicalPart(terms: string[], depth: number, where?: string, withRows = false, scoredDepth?: number): Promise<LexicalPart> {
-    return this.lexical.part(this.handle, this.view, terms, depth, andWhere(where, this.hidden), withRows, scoredDepth);
+  lexicalPart(terms: string[], depth: number, where?: string, withRows = false, scoredDepth?: number, lean = false): Promise<LexicalPart> {
+    return this.lexical.part(this.handle, this.view, terms, depth, andWhere(where, this.hidden), withRows, scoredDepth, lean);
   }
 
   /**
@@ -40,19 +59,20 @@ export class TableSnapshot {
    * ref carries its readable columns (one read instead of a ranking then a fetch, for a list that becomes hits).
    * `fusion`: the list is one side of a hybrid search (searched with less effort: ann-params.ts); `alone`, its
    * scores come from the index's quantised distances, at their scale (only to be compared with each other).
+   * `lean`: row ids and scores only (chunk-rows.ts leanRef), for a list whose hits hydrate reads after fusion.
    */
   async vectorRank(
     vector: Float32Array,
     limit: number,
     where?: string,
-    options: { exact?: boolean; withRows?: boolean; fusion?: FusionList } = {},
+    options: { exact?: boolean; withRows?: boolean; fusion?: FusionList; lean?: boolean } = {},
   ): Promise<ChunkRef[]> {
     if (this.dim === 0) return [];
     let q = this.handle
       .vectorSearch(Array.from(vector))
       .column('vector')
       .distanceType('cosine')
-      .select([...(options.withRows ? ROW_COLUMNS : REF_COLUMNS), '_distance'])
+      .select([...(options.lean ? [] : options.withRows ? ROW_COLUMNS : REF_COLUMNS), '_distance'])
       .withRowId()
       .limit(limit);
     // Search effort: see ann-params.ts (measured by `npm run bench`, parts ann and scale).
@@ -65,12 +85,17 @@ export class TableSnapshot {
     }
     const filter = andWhere(where, this.hidden);
     if (filter) q = q.where(filter);
-    return plainRows(await q.toArrow()).map((r) => toRef(r, 1 - Number(r._distance), options.withRows));
+    const rows = plainRows(await q.toArrow());
+    if (options.lean) return rows.map((r) => leanRef(r._rowid as bigint, 1 - Number(r._distance)));
+    return rows.map((r) => toRef(r, 1 - Number(r._distance), options.withRows));
   }
 
   private rowCount: Promise<number> | undefined;
-  /** Rows of this version: the ANN query's probes follow the index's partition count (see ann-params.ts). */
-  private rows(): Promise<number> {
+  /**
+   * Rows of this version (counted once): the ANN query's probes follow the index's partition count (see
+   * ann-params.ts), and a hybrid search reads its full-text list with the hits' columns only in a small table.
+   */
+  rows(): Promise<number> {
     return (this.rowCount ??= this.handle.countRows());
   }
 
@@ -79,6 +104,11 @@ export class TableSnapshot {
    * a row id that no longer holds its chunk (the table was compacted in between) is looked up by chunk_id.
    */
   async hydrate(refs: Array<{ chunk_id: string; score: number; rowid?: bigint; row?: Raw }>): Promise<StoredChunk[]> {
+    return (await this.hydrateEach(refs)).filter((c): c is StoredChunk => c !== undefined);
+  }
+
+  /** hydrate, one entry per ref (undefined where its row is gone): refs from lean lists are known by row id alone. */
+  async hydrateEach(refs: Array<{ chunk_id: string; score: number; rowid?: bigint; row?: Raw }>): Promise<Array<StoredChunk | undefined>> {
     if (refs.length === 0) return [];
     const byId = new Map<string, Raw>();
     // Rows read with the ranking (full-text candidates, same snapshot) need no second read.
@@ -90,14 +120,18 @@ export class TableSnapshot {
           await this.handle
             .takeRowIds(withRowIds.map((r) => r.rowid!))
             .select(['chunk_id', ...READ_COLUMNS])
+            .withRowId()
             .toArrow(),
         );
+        const byRowId = new Map(taken.map((r) => [r._rowid as bigint, r]));
         for (const r of taken) byId.set(String(r.chunk_id), r);
+        // A lean ref's key is its row id: this snapshot pins the version its row id was read at.
+        for (const ref of withRowIds) if (isLeanRef(ref) && byRowId.has(ref.rowid!)) byId.set(ref.chunk_id, byRowId.get(ref.rowid!)!);
       } catch {
         // stale row ids: fall through to the lookup by chunk_id
       }
     }
-    const missing = refs.filter((r) => !byId.has(r.chunk_id));
+    const missing = refs.filter((r) => !byId.has(r.chunk_id) && !isLeanRef(r));
     if (missing.length) {
       const ids = missing.map((r) => sqlString(r.chunk_id)).join(', ');
       const rows = plainRows(
@@ -109,9 +143,9 @@ export class TableSnapshot {
       );
       for (const r of rows) byId.set(String(r.chunk_id), r);
     }
-    return refs.flatMap((ref) => {
+    return refs.map((ref) => {
       const r = byId.get(ref.chunk_id);
-      return r ? [toStored(r, ref.score)] : [];
+      return r ? toStored(r, ref.score) : undefined;
     });
   }
 
