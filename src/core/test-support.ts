@@ -154,3 +154,17 @@ export async function zombieProcess(): Promise<{ pid: number; parent: ChildProce
   }, 5_000);
   return { pid, parent };
 }
+
+/**
+ * Seeded random unit vectors (a linear congruential generator): the same rows in every run. `unit()` is uniform on
+ * the sphere's cube; `unit(centre)` scatters about a centre, as embeddings of one topic do.
+ */
+export function seededVectors(dim: number, seed: number): { rand: () => number; unit: (centre?: number[]) => Float32Array } {
+  const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+  const unit = (centre?: number[]) => {
+    const v = centre ? centre.map((c) => c + 0.6 * rand()) : Array.from({ length: dim }, rand);
+    const n = Math.hypot(...v);
+    return Float32Array.from(v, (x) => x / n);
+  };
+  return { rand, unit };
+}

@@ -2,7 +2,7 @@ import { Index } from '@lancedb/lancedb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Core } from '../core.js';
 import { physicalChunkTable, plainChunkRow } from '../store/chunk-rows.js';
-import { fixtureModels, tempDir } from '../test-support.js';
+import { fixtureModels, seededVectors, tempDir } from '../test-support.js';
 import { flushIndexing } from './indexing.js';
 import { warmUpSearch } from './warm-up.js';
 
@@ -67,13 +67,7 @@ describe('warmUpSearch', () => {
       await c.client.addDocument({ kb_id: 'old', doc_id: 'port', content: 'Customs duties are paid on imported goods at the port.' });
       // Past ANN_MIN_ROWS vectors, indexed as ragdesk did before 2026-12-03.
       const table = (await c.ctx.store.chunks('old'))!;
-      let seed = 11;
-      const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * 2 - 1;
-      const unit = () => {
-        const v = Array.from({ length: table.dim }, rand);
-        const n = Math.hypot(...v);
-        return Float32Array.from(v, (x) => x / n);
-      };
+      const { unit } = seededVectors(table.dim, 11);
       await table.add(
         Array.from({ length: 6_000 }, (_, i) =>
           plainChunkRow({ chunk_id: `f${i}#0`, doc_id: `f${i}`, chunk_index: 0, text: `filler ${i}`, fts: `filler ${i}`, vector: unit() }),

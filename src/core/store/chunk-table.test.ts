@@ -4,12 +4,19 @@ import path from 'node:path';
 import { connect, Session } from '@lancedb/lancedb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { plainChunkRow, type ChunkRow } from './chunk-rows.js';
+import { seededVectors } from '../test-support.js';
 import { ChunkTable } from './chunk-table.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
+
+function tableDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-chunk-table-'));
+  dirs.push(dir);
+  return dir;
+}
 
 function row(docId: string, i: number, text: string): ChunkRow {
   return plainChunkRow({
@@ -27,8 +34,7 @@ function row(docId: string, i: number, text: string): ChunkRow {
 
 describe('ChunkTable snapshots and upkeep', () => {
   it('keeps the files of every open snapshot when upkeep compacts and prunes old versions', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-chunk-table-'));
-    dirs.push(dir);
+    const dir = tableDir();
     const db = await connect(dir);
     const table = await ChunkTable.create(db, 'chunks__t', 0);
     for (let d = 0; d < 6; d++) await table.add([row(`doc${d}`, 0, `fjord harbour note number ${d}`)]);
@@ -49,8 +55,7 @@ describe('ChunkTable snapshots and upkeep', () => {
 
 describe('ChunkTable lexical state across a reopen', () => {
   it('a write before the first search of a process leaves only the written rows to scan, not the whole table', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-chunk-table-'));
-    dirs.push(dir);
+    const dir = tableDir();
     const db = await connect(dir);
     const first = await ChunkTable.create(db, 'chunks__t', 0);
     for (let d = 0; d < 6; d++) await first.add([row(`doc${d}`, 0, `fjord harbour note number ${d}`)]);
@@ -73,8 +78,7 @@ describe('ChunkTable lexical state across a reopen', () => {
 
 describe('ChunkTable.prewarmIndexes', () => {
   it('loads the table’s indexes into the connection’s index cache', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-chunk-table-'));
-    dirs.push(dir);
+    const dir = tableDir();
     const session = new Session();
     const db = await connect(dir, { session });
     const table = await ChunkTable.create(db, 'chunks__t', 0);
@@ -94,19 +98,11 @@ describe('ChunkTable.prewarmIndexes', () => {
 
 describe('ChunkTable ANN index: the fusion lists (ann-params.ts)', () => {
   it('a merged list scores rows exactly; a list alone keeps the exact ranking at the index’s own distance scale', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-chunk-table-'));
-    dirs.push(dir);
     const dim = 16;
-    const table = await ChunkTable.create(await connect(dir), 'chunks__t', dim);
-    // Seeded unit vectors (a linear congruential generator), in clusters as embeddings come.
-    let seed = 7;
-    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    const table = await ChunkTable.create(await connect(tableDir()), 'chunks__t', dim);
+    // In clusters, as embeddings come.
+    const { rand, unit } = seededVectors(dim, 7);
     const centres = Array.from({ length: 12 }, () => Array.from({ length: dim }, rand));
-    const unit = (centre: number[]) => {
-      const v = centre.map((c) => c + 0.6 * rand());
-      const n = Math.hypot(...v);
-      return Float32Array.from(v, (x) => x / n);
-    };
     const rows = Array.from({ length: 6_000 }, (_, i) =>
       plainChunkRow({
         chunk_id: `d${i}#0`,
@@ -165,17 +161,10 @@ describe('ChunkTable ANN index: the fusion lists (ann-params.ts)', () => {
   }, 60_000);
 
   it('folds appended rows into the IVF-RQ index at upkeep and drops removed ones; the ANN list finds them', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-chunk-table-'));
-    dirs.push(dir);
+    const dir = tableDir();
     const dim = 32;
     const table = await ChunkTable.create(await connect(dir), 'chunks__t', dim);
-    let seed = 3;
-    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) * 2 - 1;
-    const unit = () => {
-      const v = Array.from({ length: dim }, rand);
-      const n = Math.hypot(...v);
-      return Float32Array.from(v, (x) => x / n);
-    };
+    const { unit } = seededVectors(dim, 3);
     const vectorRow = (id: string, vector: Float32Array) =>
       plainChunkRow({ chunk_id: `${id}#0`, doc_id: id, chunk_index: 0, text: id, fts: id, vector });
     const base = Array.from({ length: 6_000 }, () => unit());
