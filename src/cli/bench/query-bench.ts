@@ -6,7 +6,7 @@ import * as lancedb from '@lancedb/lancedb';
 import { Core } from '../../core/core.js';
 import { buildFixtureModel } from '../../core/embed/fixture-model.js';
 import { search } from '../../core/search/search-service.js';
-import { annQuery } from '../../core/store/ann-params.js';
+import { annQuery, withAnnQuery } from '../../core/store/ann-params.js';
 import { physicalChunkTable, READ_COLUMNS } from '../../core/store/chunk-rows.js';
 import { analyzeForIndex } from '../../core/text/analyzer.js';
 import type { SearchMode } from '../../shared/contract/index.js';
@@ -180,9 +180,7 @@ async function inProcess(
     const rawVector = (v: Float32Array | number[]) => {
       let q = raw.vectorSearch(Array.from(v)).column('vector').distanceType('cosine').select(['chunk_id', '_distance']).limit(10);
       if (annReady) {
-        const p = annQuery(10, undefined, undefined, table.vectorIndexKind);
-        q = q.nprobes(p.nprobes).refineFactor(p.refineFactor);
-        if (p.ef !== undefined) q = q.ef(p.ef);
+        q = withAnnQuery(q, annQuery(10, undefined, undefined, table.vectorIndexKind));
       }
       return q.toArray();
     };

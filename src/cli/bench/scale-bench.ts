@@ -5,7 +5,7 @@ import { Core } from '../../core/core.js';
 import { buildFixtureModel } from '../../core/embed/fixture-model.js';
 import { search } from '../../core/search/search-service.js';
 import { ANN_MIN_ROWS } from '../../core/services/indexing.js';
-import { annPartitions, annQuery } from '../../core/store/ann-params.js';
+import { annPartitions, annQuery, withAnnQuery } from '../../core/store/ann-params.js';
 import { physicalChunkTable, plainChunkRow } from '../../core/store/chunk-rows.js';
 import type { ChunkRow } from '../../core/store/chunk-table.js';
 import { analyzeForIndex } from '../../core/text/analyzer.js';
@@ -314,7 +314,8 @@ async function queryPhase(job: QueryJob): Promise<void> {
       trace[`after_${mode}`] = peakRssMb();
     }
     out.latency = latency;
-    const p = annQuery(TOP_K, await rawTable.countRows(), undefined, table.vectorIndexKind);
+    const rawRows = await rawTable.countRows();
+    const p = annQuery(TOP_K, rawRows, undefined, table.vectorIndexKind);
     const rawFts: number[] = [];
     const rawVec: number[] = [];
     for (const [i, query] of job.queries.entries()) {
@@ -334,8 +335,7 @@ async function queryPhase(job: QueryJob): Promise<void> {
         .distanceType('cosine')
         .select(['chunk_id', '_distance'])
         .limit(TOP_K);
-      if (table.vectorIndexReady) vq = vq.nprobes(p.nprobes).refineFactor(p.refineFactor);
-      if (table.vectorIndexReady && p.ef !== undefined) vq = vq.ef(p.ef);
+      if (table.vectorIndexReady) vq = withAnnQuery(vq, p);
       await vq.toArray();
       if (i >= 20) rawVec.push(performance.now() - t);
     }
@@ -359,7 +359,7 @@ async function queryPhase(job: QueryJob): Promise<void> {
     out.recall = round(recall / rq.length, 4);
     out.recall_count = rq.length;
     out.exact_p50 = round(percentile(exactMs, 50));
-    out.ann_query = { index: table.vectorIndexKind, partitions: annPartitions(await rawTable.countRows()), ...p };
+    out.ann_query = { index: table.vectorIndexKind, partitions: annPartitions(rawRows), ...p };
     rawTable.close();
   } finally {
     await core.close();

@@ -1,22 +1,15 @@
+import type { VectorQuery } from '@lancedb/lancedb';
+
 /**
  * The ANN index and query parameters in one place: ChunkTable.buildVectorIndex builds with them,
  * TableSnapshot.vectorRank queries with them, and the `scale` bench makes its raw LanceDB call with the same
  * ones. How they were chosen (recall@10 against exact search, latency at 1M chunks): docs/benchmarks.md.
  */
 
-/** IVF partitions for `rows` vectors: √rows / 2 (≈ 4,000 rows each at 1M; HNSW searches inside a partition). */
+/** IVF partitions for `rows` vectors: √rows / 2 (≈ 2,000 rows each at 1M; a query scans the partitions it probes). */
 export function annPartitions(rows: number): number {
   return Math.max(1, Math.round(Math.sqrt(rows) / 2));
 }
-
-/**
- * HNSW candidates per insertion while building an IVF-HNSW-SQ index (LanceDB's default is 300; its docs give 150-300 as the usual range).
- * The graphs are built inside IVF partitions of ~470 vectors at 54k and ~2,000 at 1M, where 300 candidates search
- * much of a partition. At 1M (80 probes, 100 queries, two builds each): 300 built in 70.6-71.8 s at recall@10
- * 0.975-0.979, 150 in 38.0-38.9 s at 0.962-0.975, the same query latency; at 54k 2.84-3.06 → 1.91-1.97 s, at 100k
- * 5.98-6.36 → 4.74-5.11 s, recall within build-to-build noise (docs/benchmarks.md).
- */
-export const ANN_EF_CONSTRUCTION = 150;
 
 /** Fewest partitions a query searches (all of them below that many). */
 export const ANN_MIN_PROBES = 32;
@@ -102,4 +95,14 @@ export function annQuery(
   if (kind === 'ivf_rq') return { nprobes, refineFactor };
   const ef = Math.max(64, fusion ? limit : limit * 2, limit * refineFactor);
   return { nprobes, ef, refineFactor };
+}
+
+/**
+ * A LanceDB vector query with annQuery's parameters: its probes, `ef` where the index has HNSW graphs, and the
+ * refine step unless the factor is 0.
+ */
+export function withAnnQuery(q: VectorQuery, p: ReturnType<typeof annQuery>): VectorQuery {
+  q = q.nprobes(p.nprobes);
+  if (p.ef !== undefined) q = q.ef(p.ef);
+  return p.refineFactor ? q.refineFactor(p.refineFactor) : q;
 }

@@ -1,5 +1,5 @@
 import type { Table } from '@lancedb/lancedb';
-import { annQuery, type AnnIndexKind, type FusionList } from './ann-params.js';
+import { annQuery, withAnnQuery, type AnnIndexKind, type FusionList } from './ann-params.js';
 import {
   isLeanRef,
   leanRef,
@@ -78,10 +78,7 @@ export class TableSnapshot {
     // Search effort: see ann-params.ts (measured by `npm run bench`, parts ann and scale).
     if (options.exact) q = q.bypassVectorIndex();
     else if (this.vectorIndex) {
-      const p = annQuery(limit, await this.rows(), options.fusion, this.vectorIndex);
-      q = q.nprobes(p.nprobes);
-      if (p.ef !== undefined) q = q.ef(p.ef);
-      if (p.refineFactor) q = q.refineFactor(p.refineFactor);
+      q = withAnnQuery(q, annQuery(limit, await this.rows(), options.fusion, this.vectorIndex));
     }
     const filter = andWhere(where, this.hidden);
     if (filter) q = q.where(filter);
