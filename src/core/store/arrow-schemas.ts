@@ -60,6 +60,8 @@ export function chunksSchema(dim: number): SchemaType {
     new Field('metadata', new Utf8(), false),
     new Field('created_at', new Utf8(), false),
     new Field('updated_at', new Utf8(), false),
+    // The hit's fields but its text, packed in one JSON column for searches to read (chunk-rows.ts HIT_COLUMN).
+    new Field('hit', new Utf8(), false),
   ]);
 }
 

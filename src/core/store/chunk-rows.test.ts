@@ -2,7 +2,7 @@ import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { describe, expect, it } from 'vitest';
 import { sameHiddenClass, tempDir } from '../test-support.js';
-import { plainChunkRow, plainRows, writeRow, type ChunkRow } from './chunk-rows.js';
+import { hitColumns, packHit, plainChunkRow, plainRows, toRef, toStored, writeRow, type ChunkRow } from './chunk-rows.js';
 
 describe('plainRows', () => {
   it('reads a LanceDB result into the values its row proxies give, nulls and row ids included', async () => {
@@ -43,5 +43,47 @@ describe('writeRow', () => {
       return { ...rest, fts_len: 1, vector, lang: meta.m_lang };
     });
     expect(spread.filter((r) => sameHiddenClass(r, spread[0]!)).length).toBeLessThan(spread.length);
+  });
+});
+
+describe('the packed hit column', () => {
+  const located = (over: Partial<ChunkRow>): ChunkRow => ({
+    ...plainChunkRow({ chunk_id: 'doc#v#4', doc_id: 'doc', chunk_index: 4, text: 'Таможенные пошлины 海关 text', fts: 'x' }),
+    title: 'He said "hi" \\ \u2028 </script> Таможня 海关',
+    source: 'C:\\docs\\"quoted".pdf',
+    tokens: 17,
+    metadata: JSON.stringify({ year: 2021, tags: ['a', 'б', '关'], note: 'line\nbreak' }),
+    ...over,
+  });
+  const cases: ChunkRow[] = [
+    located({}),
+    located({
+      page: 12,
+      heading_path: JSON.stringify(['Глава "1"', '第二章']),
+      line_start: 3,
+      line_end: 9,
+      char_start: 100,
+      char_end: 180,
+    }),
+    located({ page: 0, heading_path: JSON.stringify([]), line_start: 0, line_end: 0, metadata: '{}' }),
+  ];
+  // A row read from the separate columns: what toStored read before the packed column existed.
+  const split = (r: ChunkRow) => ({ ...writeRow(r, false, []), chunk_id: r.chunk_id });
+
+  it('reads back as the separate columns read, whatever the strings hold', () => {
+    for (const r of cases) {
+      const packed = { chunk_id: r.chunk_id, text: r.text, hit: packHit(r) };
+      expect(toStored(packed, 0.5)).toEqual(toStored(split(r), 0.5));
+    }
+  });
+
+  it('is what writeRow writes for a table that has the column, and what a ref takes its document and index from', () => {
+    const r = cases[1]!;
+    const written = writeRow(r, false, [], true);
+    expect(written.hit).toBe(packHit(r));
+    expect('hit' in writeRow(r, false, [])).toBe(false);
+    expect(toRef({ chunk_id: r.chunk_id, text: r.text, hit: packHit(r) }, 2)).toMatchObject({ doc_id: 'doc', chunk_index: 4, score: 2 });
+    expect(hitColumns(true)).toEqual(['chunk_id', 'text', 'hit']);
+    expect(hitColumns(false)).toContain('heading_path');
   });
 });

@@ -30,16 +30,17 @@ export interface ChunkRow {
 
 /**
  * A row as the table's columns take it: the row's own columns but `meta` and `vector`, the full-text length, the
- * vector (when the table has one) and the metadata columns. Built up from an empty object, key by key in one
- * order, so every row shares one hidden class: Node 20's V8 gives `{ ...rest, fts_len }` a class of its own per
- * object, and 20,000 rows then took 47-62 ms to build instead of 10-12 and the column builder's reads of them
- * 80-109 ms instead of 52-59.
+ * vector (when the table has one), the packed hit column (when the table has one: `withHit`) and the metadata
+ * columns. Built up from an empty object, key by key in one order, so every row shares one hidden class: Node 20's
+ * V8 gives `{ ...rest, fts_len }` a class of its own per object, and 20,000 rows then took 47-62 ms to build
+ * instead of 10-12 and the column builder's reads of them 80-109 ms instead of 52-59.
  */
-export function writeRow(r: ChunkRow, withVector: boolean, metaColumns: readonly string[]): Record<string, unknown> {
+export function writeRow(r: ChunkRow, withVector: boolean, metaColumns: readonly string[], withHit = false): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key in r) if (key !== 'meta' && key !== 'vector') out[key] = r[key as keyof ChunkRow];
   out.fts_len = indexLength(r.fts);
   if (withVector) out.vector = r.vector;
+  if (withHit) out[HIT_COLUMN] = packHit(r);
   for (const col of metaColumns) out[col] = r.meta[col] ?? null;
   return out;
 }
@@ -87,6 +88,7 @@ export interface StoredChunk {
   score: number;
 }
 
+/** The columns a hit is read from in a table without the packed column (tables written before it existed). */
 export const READ_COLUMNS = [
   'doc_id',
   'chunk_index',
@@ -102,6 +104,66 @@ export const READ_COLUMNS = [
   'char_end',
   'metadata',
 ];
+
+/**
+ * The column holding a hit's fields but its text as one JSON array (packHit): doc id, chunk index, title, source,
+ * tokens, location, metadata. Written beside the separate columns (filters, listings and copies keep those), it is
+ * what searches read: LanceDB reads each selected column of each row on its own, ~0.13 ms a column for a top-10
+ * full-text query on SciFact, so 3 columns instead of 14 take ~1.2 ms off every search that answers with text.
+ */
+export const HIT_COLUMN = 'hit';
+
+/**
+ * What a search reads of a row to make it a hit (and a ref: toRef): the packed column, text and chunk id where the
+ * table has the packed column, else the separate columns.
+ */
+export function hitColumns(packed: boolean): readonly string[] {
+  return packed ? PACKED_HIT_COLUMNS : SPLIT_HIT_COLUMNS;
+}
+const PACKED_HIT_COLUMNS = ['chunk_id', 'text', HIT_COLUMN];
+const SPLIT_HIT_COLUMNS = ['chunk_id', ...READ_COLUMNS];
+
+/** A hit's fields as the packed column holds them. */
+type PackedHit = [
+  doc_id: string,
+  chunk_index: number,
+  title: string,
+  source: string,
+  tokens: number,
+  location: Location,
+  metadata: Metadata,
+];
+
+/** The fields a row holds for packHit, as written (ChunkRow) or read from the separate columns. */
+type HitSource = Pick<ChunkRow, 'doc_id' | 'chunk_index' | 'title' | 'source' | 'tokens' | 'metadata'> & {
+  page?: unknown;
+  heading_path?: unknown;
+  line_start?: unknown;
+  line_end?: unknown;
+  char_start: unknown;
+  char_end: unknown;
+};
+
+/**
+ * The packed hit column's value for a row (HIT_COLUMN). `heading_path` and `metadata` are JSON text already (the
+ * writers make them with JSON.stringify) and go in as they are, unparsed.
+ */
+export function packHit(r: HitSource): string {
+  let location = `{"char_start":${Number(r.char_start)},"char_end":${Number(r.char_end)}`;
+  if (r.page !== null && r.page !== undefined) location += `,"page":${Number(r.page)}`;
+  if (r.heading_path) location += `,"heading_path":${String(r.heading_path)}`;
+  if (r.line_start !== null && r.line_start !== undefined) location += `,"line_start":${Number(r.line_start)}`;
+  if (r.line_end !== null && r.line_end !== undefined) location += `,"line_end":${Number(r.line_end)}`;
+  const head = JSON.stringify([String(r.doc_id), Number(r.chunk_index), String(r.title), String(r.source), Number(r.tokens)]);
+  return `${head.slice(0, -1)},${location}},${String(r.metadata)}]`;
+}
+
+/** A row's packed hit fields, parsed once (the row keeps them); undefined for a row read from separate columns. */
+function unpackHit(r: Raw): PackedHit | undefined {
+  const v = r[HIT_COLUMN];
+  if (typeof v === 'string') return (r[HIT_COLUMN] = JSON.parse(v) as PackedHit);
+  return Array.isArray(v) ? (v as PackedHit) : undefined;
+}
 
 export type Raw = Record<string, unknown>;
 
@@ -144,7 +206,13 @@ export const REF_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index'];
 
 /** A ranked row as a ref; `withRow`: it carries the row read with the ranking (its readable columns). */
 export function toRef(r: Raw, score: number, withRow = false): ChunkRef {
-  const ref: ChunkRef = { chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), chunk_index: Number(r.chunk_index), score };
+  const packed = r.doc_id === undefined ? unpackHit(r) : undefined;
+  const ref: ChunkRef = {
+    chunk_id: String(r.chunk_id),
+    doc_id: String(packed ? packed[0] : r.doc_id),
+    chunk_index: Number(packed ? packed[1] : r.chunk_index),
+    score,
+  };
   if (typeof r._rowid === 'bigint') ref.rowid = r._rowid;
   if (withRow) ref.row = r;
   return ref;
@@ -180,7 +248,21 @@ export function plain(v: unknown): unknown {
     : v;
 }
 
+/** A hit's chunk from a row read with hitColumns (the packed column, or the separate ones). */
 export function toStored(r: Raw, score: number): StoredChunk {
+  const p = unpackHit(r);
+  if (p)
+    return {
+      doc_id: p[0],
+      chunk_index: p[1],
+      text: String(r.text),
+      title: p[2],
+      source: p[3],
+      tokens: p[4],
+      location: p[5],
+      metadata: p[6],
+      score,
+    };
   const location: Location = { char_start: Number(r.char_start), char_end: Number(r.char_end) };
   if (r.page !== null && r.page !== undefined) location.page = Number(r.page);
   if (r.heading_path) location.heading_path = JSON.parse(String(r.heading_path)) as string[];

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { connect, Session } from '@lancedb/lancedb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { plainChunkRow, type ChunkRow } from './chunk-rows.js';
+import { arrow } from './arrow.js';
+import { chunksSchema } from './arrow-schemas.js';
+import { plainChunkRow, toStored, type ChunkRow } from './chunk-rows.js';
 import { seededVectors } from '../test-support.js';
 import { ChunkTable } from './chunk-table.js';
 
@@ -187,4 +189,60 @@ describe('ChunkTable ANN index: the fusion lists (ann-params.ts)', () => {
     expect((await snap.vectorRank(base[3]!, 10, undefined, { exact: true }))[0]!.chunk_id).toBe('d3#0');
     table.closeSnapshots();
   }, 60_000);
+});
+
+describe('ChunkTable hit columns', () => {
+  it('reads a table from before the packed hit column through its separate columns, and a copy of it gets the column', async () => {
+    const db = await connect(tableDir());
+    const fields = chunksSchema(0).fields;
+    expect(fields.map((f) => f.name)).toContain('hit');
+    await db.createEmptyTable('chunks__old', new arrow.Schema(fields.filter((f) => f.name !== 'hit')));
+    const old = (await ChunkTable.open(db, 'chunks__old'))!;
+    const fresh = await ChunkTable.create(db, 'chunks__new', 0);
+    const rows = [0, 1, 2].map((i) => ({
+      ...row('fjords', i, `fjord harbour note ${i} "quoted" Фьорд 峡湾`),
+      page: i,
+      heading_path: JSON.stringify(['Part "A"', `Раздел ${i}`]),
+      line_start: i * 10,
+      line_end: i * 10 + 4,
+      metadata: JSON.stringify({ year: 2020 + i, tags: ['north'] }),
+    }));
+    await old.add(rows);
+    await old.ensureFtsIndex();
+    // copies of the old table's rows, as a model change makes them (reembed.ts)
+    await fresh.addCopies(await old.rowsForCopy(rows.map((r) => r.chunk_id)), []);
+    await fresh.ensureFtsIndex();
+    const read = async (table: ChunkTable) => {
+      const snap = await table.snapshot();
+      const scored = (await snap.lexicalPart(['fjord'], 10, undefined, true, 3)).scored!;
+      return {
+        ranked: scored.map((r) => toStored(r.row!, r.score)),
+        hydrated: await snap.hydrate(scored.map((r) => ({ chunk_id: r.chunk_id, score: r.score, rowid: r.rowid! }))),
+        listed: (await table.listChunks('fjords', 0, 10)).chunks,
+        columns: Object.keys(scored[0]!.row!).sort(),
+      };
+    };
+    const before = await read(old);
+    const after = await read(fresh);
+    expect(before.columns).not.toContain('hit');
+    expect(after.columns).toEqual(['_rowid', '_score', 'chunk_id', 'hit', 'text']);
+    expect(after.ranked).toEqual(before.ranked);
+    expect(after.hydrated).toEqual(before.hydrated);
+    expect(after.listed).toEqual(before.listed);
+    expect(after.listed.map((c) => [c.location, c.metadata])).toEqual(
+      rows.map((r) => [
+        {
+          char_start: 0,
+          char_end: r.text.length,
+          page: r.page,
+          heading_path: JSON.parse(r.heading_path),
+          line_start: r.line_start,
+          line_end: r.line_end,
+        },
+        JSON.parse(r.metadata),
+      ]),
+    );
+    old.closeSnapshots();
+    fresh.closeSnapshots();
+  });
 });

@@ -7,7 +7,19 @@ import { buildArrowTable } from './arrow-build.js';
 import { chunksSchema, metadataArrowType, metadataNullSql } from './arrow-schemas.js';
 import { ANN_INDEX, ANN_RQ_BITS, annIndexKind, annPartitions, type AnnIndexKind } from './ann-params.js';
 import { indexLength } from './bm25.js';
-import { plain, READ_COLUMNS, toStored, writeRow, type ChunkRef, type ChunkRow, type Raw, type StoredChunk } from './chunk-rows.js';
+import {
+  HIT_COLUMN,
+  hitColumns,
+  packHit,
+  plain,
+  plainRows,
+  toStored,
+  writeRow,
+  type ChunkRef,
+  type ChunkRow,
+  type Raw,
+  type StoredChunk,
+} from './chunk-rows.js';
 import { metadataColumn } from './filters.js';
 import { ExactStatsMark } from './exact-stats-mark.js';
 import { LexicalIndex, type LexicalPart } from './lexical-index.js';
@@ -42,6 +54,11 @@ const FTS_OPTIONS = {
 /** A KB's chunk table: writes, full-text and vector search with filters pushed into the query, index upkeep. */
 export class ChunkTable {
   private schema: Schema;
+  /**
+   * The table has the packed hit column (chunk-rows.ts HIT_COLUMN): tables created before it existed have not, and
+   * are read through their separate columns (a model change copies a KB into a new table, which has it).
+   */
+  private readonly packed: boolean;
   /** The kind of the table's vector index (none: undefined). */
   private vectorIndex: AnnIndexKind | undefined;
   private readonly lexical: LexicalIndex;
@@ -64,6 +81,7 @@ export class ChunkTable {
     mark: ExactStatsMark,
   ) {
     this.schema = schema;
+    this.packed = schema.fields.some((f) => f.name === HIT_COLUMN);
     this.lexical = new LexicalIndex(hasFts, mark);
   }
 
@@ -92,7 +110,16 @@ export class ChunkTable {
       const pinned = await this.db.openTable(this.table.name);
       await pinned.checkout(version);
       const view = await this.lexical.view(pinned);
-      const snap = new TableSnapshot(pinned, version, this.vectorDim, this.vectorIndex, this.lexical, view, hidden);
+      const snap = new TableSnapshot(
+        pinned,
+        version,
+        this.vectorDim,
+        this.vectorIndex,
+        hitColumns(this.packed),
+        this.lexical,
+        view,
+        hidden,
+      );
       const old = this.current;
       this.current = snap;
       if (old) {
@@ -246,7 +273,7 @@ export class ChunkTable {
 
   private arrowRows(rows: ChunkRow[]) {
     const metaColumns = this.schema.fields.map((f) => f.name).filter((n) => n.startsWith('m_'));
-    const data = rows.map((r) => writeRow(r, this.vectorDim > 0, metaColumns));
+    const data = rows.map((r) => writeRow(r, this.vectorDim > 0, metaColumns, this.packed));
     return buildArrowTable(this.schema, data);
   }
 
@@ -349,8 +376,9 @@ export class ChunkTable {
     const rows = (await this.table
       .query()
       .where(`${where} AND chunk_index >= ${offset} AND chunk_index < ${offset + limit}`)
-      .select(READ_COLUMNS)
-      .toArray()) as Raw[];
+      .select([...hitColumns(this.packed)])
+      .toArrow()
+      .then(plainRows)) as Raw[];
     const chunks = rows.map((r) => toStored(r, 0)).sort((a, b) => a.chunk_index - b.chunk_index);
     return { total, chunks };
   }
@@ -514,6 +542,8 @@ export class ChunkTable {
       rows.map((r, i) => ({
         ...r,
         fts_len: r.fts_len ?? indexLength(String(r.fts ?? '')),
+        // A row of a table without the packed column gets it here (a model change copies old KBs into new tables).
+        ...(this.packed ? { [HIT_COLUMN]: r[HIT_COLUMN] ?? packHit(r as Parameters<typeof packHit>[0]) } : {}),
         vector: this.vectorDim > 0 ? (vectors[i] ?? null) : undefined,
       })),
     );

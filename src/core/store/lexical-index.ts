@@ -1,6 +1,6 @@
 import type { Table } from '@lancedb/lancedb';
 import { dfFromScore, emptyStats, indexLength, termCounts, type LexStats } from './bm25.js';
-import { leanRef, plainRows, READ_COLUMNS, toRef, type ChunkRef, type Raw } from './chunk-rows.js';
+import { leanRef, plainRows, toRef, type ChunkRef, type Raw } from './chunk-rows.js';
 import { ExactStatsMark } from './exact-stats-mark.js';
 import { appendOnly, endAddress } from './table-history.js';
 
@@ -50,12 +50,9 @@ export interface LexicalPart {
 }
 
 const CANDIDATE_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index', 'fts', 'fts_len'];
-/** Candidate columns plus what a hit shows (text, location, metadata): one read instead of a ranking then a fetch. */
-const CANDIDATE_ROW_COLUMNS = [...new Set([...CANDIDATE_COLUMNS, ...READ_COLUMNS])];
 const FTS_COLUMN = { columns: ['fts'] };
 /** What a candidate scored by LanceDB needs: no `fts` text to count terms in, no length. */
 const SCORED_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index'];
-const SCORED_ROW_COLUMNS = [...new Set([...SCORED_COLUMNS, ...READ_COLUMNS])];
 
 function candidate(r: Raw, terms: ReadonlySet<string>, withRow = false): LexCandidate {
   const fts = String(r.fts ?? '');
@@ -253,8 +250,9 @@ export class LexicalIndex {
   /**
    * Statistics of the whole table for `terms` and the rows holding any of them that pass `where`: every such
    * row of the delta, and the index's best `depth` (by its own, possibly stale, scores) of the indexed part.
-   * `table` is pinned at the version `view` was taken for. With `withRows`, candidates of the indexed part carry
-   * their readable columns (worth it when few candidates are fetched and most become hits: full-text mode).
+   * `table` is pinned at the version `view` was taken for. With `rowColumns` (the table's hit columns: chunk-rows.ts
+   * hitColumns), candidates of the indexed part carry their rows (worth it when few candidates are fetched and most
+   * become hits: full-text mode): one read instead of a ranking then a fetch.
    */
   async part(
     table: Table,
@@ -262,7 +260,7 @@ export class LexicalIndex {
     terms: string[],
     depth: number,
     where?: string,
-    withRows = false,
+    rowColumns?: readonly string[],
     scoredDepth?: number,
     lean = false,
   ): Promise<LexicalPart> {
@@ -273,13 +271,13 @@ export class LexicalIndex {
     // document frequencies; and as WAND's top rows are the exact top rows, `scoredDepth` of them suffice. Only for
     // a search of this table alone (`scoredDepth` given: several KBs add their statistics up).
     if (scoredDepth !== undefined && view.complete && view.exactStats)
-      return { stats, candidates: [], scored: await scoredPart(table, terms, scoredDepth, where, withRows, lean) };
+      return { stats, candidates: [], scored: await scoredPart(table, terms, scoredDepth, where, rowColumns, lean) };
     const termSet = new Set(terms);
     const [delta, indexed] = await Promise.all([
       view.complete
         ? { docs: 0, tokens: 0, df: new Map<string, number>(), candidates: [] }
         : scanDelta(table, termSet, view.watermark, where),
-      view.watermark > 0n ? this.indexedPart(table, view, terms, termSet, depth, where, withRows) : undefined,
+      view.watermark > 0n ? this.indexedPart(table, view, terms, termSet, depth, where, rowColumns) : undefined,
     ]);
     stats.docs = delta.docs + (indexed?.docs ?? 0);
     stats.tokens = delta.tokens + (indexed?.tokens ?? 0);
@@ -294,7 +292,7 @@ export class LexicalIndex {
     termSet: ReadonlySet<string>,
     depth: number,
     where: string | undefined,
-    withRows: boolean,
+    rowColumns: readonly string[] | undefined,
   ) {
     const base = await this.indexedBase(table, view);
     const df = new Map<string, number>();
@@ -305,28 +303,36 @@ export class LexicalIndex {
     // The candidates are read while the terms' document frequencies are worked out (independent queries).
     const [rows] = await Promise.all([
       (filter ? search.where(filter) : search)
-        .select([...(withRows ? CANDIDATE_ROW_COLUMNS : CANDIDATE_COLUMNS), '_score'])
+        .select([...new Set([...CANDIDATE_COLUMNS, ...(rowColumns ?? [])]), '_score'])
         .withRowId()
         .limit(depth)
         .toArrow()
         .then(plainRows),
       Promise.all(terms.map(async (t) => df.set(t, await this.indexedDf(table, view, t, base)))),
     ]);
-    return { docs: base.docs, tokens: base.tokens, df, candidates: rows.map((r) => candidate(r, termSet, withRows)) };
+    return { docs: base.docs, tokens: base.tokens, df, candidates: rows.map((r) => candidate(r, termSet, rowColumns !== undefined)) };
   }
 }
 
 /**
  * The index's best rows for the terms that pass `where`, with LanceDB's scores (see `part`): `depth` of them, and
  * more while the last one fetched ties with the one before it (the caller reads `depth - 1` rows and breaks ties by
- * chunk id, so every row tied with its last one must be there). `withRows`: the first `depth` carry their columns;
+ * chunk id, so every row tied with its last one must be there). `rowColumns`: the first `depth` carry their rows;
  * the rows tied past them are read by id and score alone (a column read of 4× the rows cost more than the whole
  * query at 1M chunks, where copies of a passage tie often), and one of them that becomes a hit is read by
  * TableSnapshot.hydrate. `lean`: row ids and scores alone (chunk-rows.ts leanRef), ties then broken by row id.
  */
-async function scoredPart(table: Table, terms: string[], depth: number, where: string | undefined, withRows: boolean, lean: boolean) {
+async function scoredPart(
+  table: Table,
+  terms: string[],
+  depth: number,
+  where: string | undefined,
+  rowColumns: readonly string[] | undefined,
+  lean: boolean,
+) {
+  const withRows = rowColumns !== undefined;
   const search = table.query().fullTextSearch(terms.join(' '), FTS_COLUMN).fastSearch();
-  const fetch = async (limit: number, columns: string[]) =>
+  const fetch = async (limit: number, columns: readonly string[]) =>
     plainRows(
       await (where ? search.where(where) : search)
         .select([...columns, '_score'])
@@ -336,7 +342,7 @@ async function scoredPart(table: Table, terms: string[], depth: number, where: s
     );
   const ref = (r: Raw, withRow = false) => (lean ? leanRef(r._rowid as bigint, Number(r._score)) : toRef(r, Number(r._score), withRow));
   const refColumns = lean ? [] : SCORED_COLUMNS;
-  const rows = await fetch(depth, lean ? [] : withRows ? SCORED_ROW_COLUMNS : SCORED_COLUMNS);
+  const rows = await fetch(depth, lean ? [] : (rowColumns ?? SCORED_COLUMNS));
   const edge = depth >= 2 ? Number(rows[depth - 2]?._score) : NaN;
   const tiedAtEdge = (list: Raw[], limit: number) => list.length === limit && tie(Number(list[limit - 1]!._score), edge);
   if (!tiedAtEdge(rows, depth)) return rows.map((r) => ref(r, withRows));

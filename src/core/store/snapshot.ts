@@ -1,22 +1,9 @@
 import type { Table } from '@lancedb/lancedb';
 import { annQuery, withAnnQuery, type AnnIndexKind, type FusionList } from './ann-params.js';
-import {
-  isLeanRef,
-  leanRef,
-  plainRows,
-  READ_COLUMNS,
-  REF_COLUMNS,
-  toRef,
-  toStored,
-  type ChunkRef,
-  type Raw,
-  type StoredChunk,
-} from './chunk-rows.js';
+import { isLeanRef, leanRef, plainRows, REF_COLUMNS, toRef, toStored, type ChunkRef, type Raw, type StoredChunk } from './chunk-rows.js';
 import type { LexicalIndex, LexicalPart, LexicalView } from './lexical-index.js';
 import { sqlString } from './sql.js';
 import { andWhere } from './staged-versions.js';
-
-const ROW_COLUMNS = [...new Set([...REF_COLUMNS, ...READ_COLUMNS])];
 
 /**
  * A chunk table pinned at one version: what one search reads. Every query of a search (full-text candidates
@@ -32,6 +19,8 @@ export class TableSnapshot {
     private readonly dim: number,
     /** The kind of the table's vector index at this version (none: undefined). */
     private readonly vectorIndex: AnnIndexKind | undefined,
+    /** What a hit is read from in this table (chunk-rows.ts hitColumns): enough for toRef and toStored. */
+    private readonly hitColumns: readonly string[],
     private readonly lexical: LexicalIndex,
     private readonly view: LexicalView,
     /** The filter hiding rows of writes not yet published (see staged-versions.ts); part of every query here. */
@@ -51,7 +40,8 @@ export class TableSnapshot {
    * searched alone, so LanceDB's ranking may be taken as it is where its scores are exact (that many rows).
    */
   lexicalPart(terms: string[], depth: number, where?: string, withRows = false, scoredDepth?: number, lean = false): Promise<LexicalPart> {
-    return this.lexical.part(this.handle, this.view, terms, depth, andWhere(where, this.hidden), withRows, scoredDepth, lean);
+    const rowColumns = withRows ? this.hitColumns : undefined;
+    return this.lexical.part(this.handle, this.view, terms, depth, andWhere(where, this.hidden), rowColumns, scoredDepth, lean);
   }
 
   /**
@@ -72,7 +62,7 @@ export class TableSnapshot {
       .vectorSearch(Array.from(vector))
       .column('vector')
       .distanceType('cosine')
-      .select([...(options.lean ? [] : options.withRows ? ROW_COLUMNS : REF_COLUMNS), '_distance'])
+      .select([...(options.lean ? [] : options.withRows ? this.hitColumns : REF_COLUMNS), '_distance'])
       .withRowId()
       .limit(limit);
     // Search effort: see ann-params.ts (measured by `npm run bench`, parts ann and scale).
@@ -116,7 +106,7 @@ export class TableSnapshot {
         const taken = plainRows(
           await this.handle
             .takeRowIds(withRowIds.map((r) => r.rowid!))
-            .select(['chunk_id', ...READ_COLUMNS])
+            .select([...this.hitColumns])
             .withRowId()
             .toArrow(),
         );
@@ -135,7 +125,7 @@ export class TableSnapshot {
         await this.handle
           .query()
           .where(`chunk_id IN (${ids})`)
-          .select(['chunk_id', ...READ_COLUMNS])
+          .select([...this.hitColumns])
           .toArrow(),
       );
       for (const r of rows) byId.set(String(r.chunk_id), r);
