@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CreateMessageRequestSchema, type CallToolResult, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import { OWNER, type Principal } from '../core/auth/scope.js';
 import { Core } from '../core/core.js';
 import { buildFixtureModel } from '../core/embed/fixture-model.js';
 import { LocalBackend } from './local-backend.js';
 import { callRecorder, type RecorderOptions } from './recorder.js';
+import { linkInMemory } from './rehearsal.js';
 import { createMcpServer } from './server.js';
 
 /** Test support shared by the MCP/HTTP unit tests and the e2e suites: a temp data dir, the fixture model, seed KBs. */
@@ -118,16 +118,7 @@ export async function memoryClient(
       return { role: 'assistant', model: 'test-model', content: { type: 'text', text: answer(text) } };
     });
   }
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(a);
-  await client.connect(b);
-  return {
-    client,
-    async close() {
-      await client.close();
-      await server.close();
-    },
-  };
+  return { client, close: await linkInMemory(server, client) };
 }
 
 /** The JSON a tool result carries (structured content when it succeeded, the error body when it failed). */

@@ -158,10 +158,11 @@ export class StdioBackends {
   }
 
   /**
-   * One search_kb call through this backend, answered and thrown away, once the engine is warm: the first real call
-   * then finds the tool's schemas parsed once, and the hit columns, result views and JSON written before (zod
-   * compiles a schema's parser at its first use; V8 compiles the paths that run). It is no client's call: nothing
-   * records it. A caller without a readable KB, or a failure, leaves it undone.
+   * One search_kb call through this backend, answered and thrown away, once the engine is warm (mcp/rehearsal.ts:
+   * through an MCP server and client linked in memory): the first real call then finds the protocol's and the tool's
+   * schemas parsed once, and the hit columns, result views and JSON written before (zod compiles a schema's parser
+   * at its first use; V8 compiles the paths that run). It is no client's call: nothing records it. A caller without
+   * a readable KB, or a failure, leaves it undone.
    */
   private async rehearse(core: Core, query: string): Promise<void> {
     try {
@@ -170,13 +171,11 @@ export class StdioBackends {
       if (!local || !principal) return;
       const kb = (await core.clientFor(core.scopeOf(principal)).listKbs({})).find((k) => k.enabled);
       if (!kb) return;
-      const { loadTools } = await import('../../mcp/server.js');
-      const tool = (await loadTools()).get('search_kb');
-      const args = tool?.input.safeParse({ kb_id: kb.kb_id, query, top_k: 10, mode: kb.embedding_model ? 'hybrid' : 'fts' });
-      if (!tool || !args?.success) return;
+      const { rehearseToolCall } = await import('../../mcp/rehearsal.js');
       const started = performance.now();
-      const result = await local.callTool(tool, args.data, args.data, { clientName: null, signal: new AbortController().signal });
-      JSON.stringify(result);
+      const args = { kb_id: kb.kb_id, query, top_k: 10, mode: kb.embedding_model ? 'hybrid' : 'fts' };
+      const result = await rehearseToolCall(local, 'search_kb', args);
+      if (result.isError) throw new Error(JSON.stringify(result.content));
       this.o.logger.info({ kb_id: kb.kb_id, ms: Math.round(performance.now() - started) }, 'search rehearsal done');
     } catch (err) {
       this.o.logger.debug({ err }, 'search rehearsal failed');

@@ -1,0 +1,46 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OWNER } from '../core/auth/scope.js';
+import type { Core } from '../core/core.js';
+import { LocalBackend } from './local-backend.js';
+import { rehearseToolCall } from './rehearsal.js';
+import { makeFixture, memoryClient, openTestCore, payload, seedKbs, type Fixture, type MemoryPair } from './test-support.js';
+
+let fx: Fixture;
+let core: Core;
+let pair: MemoryPair;
+
+beforeAll(async () => {
+  fx = await makeFixture('ragdesk-rehearsal-');
+  core = await openTestCore(fx.dataDir);
+  await seedKbs(core, fx.modelDir);
+  await core.ctx.models.getEmbedder(fx.modelDir);
+  pair = await memoryClient(core);
+});
+
+afterAll(async () => {
+  await pair?.close();
+  await core?.close();
+  fx?.cleanup();
+});
+
+describe('rehearseToolCall', () => {
+  it('answers a search_kb call through a server and client of its own, as an agent’s call is answered', async () => {
+    const backend = new LocalBackend({ core: () => core, principal: () => OWNER });
+    const args = { kb_id: 'alpha', query: 'blood pressure risk', top_k: 3, mode: 'hybrid', use_rerank: false };
+    const rehearsed = await rehearseToolCall(backend, 'search_kb', args);
+    expect(rehearsed.isError).toBeFalsy();
+    const hits = payload<{ hits: Array<{ doc_id: string }> }>(rehearsed).hits;
+    expect(hits[0]?.doc_id).toBe('heart');
+    expect(payload(rehearsed)).toEqual(payload(await pair.client.callTool({ name: 'search_kb', arguments: args })));
+  });
+
+  it('fails as the server fails a call (so the rehearsal is logged as not done)', async () => {
+    const backend = new LocalBackend({ core: () => core, principal: () => OWNER });
+    const err = await rehearseToolCall(backend, 'search_kb', { kb_id: 'alpha', top_k: 3 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(McpError);
+    expect((err as McpError).code).toBe(ErrorCode.InvalidParams);
+    const missing = await rehearseToolCall(backend, 'search_kb', { kb_id: 'nope', query: 'x' });
+    expect(missing.isError).toBe(true);
+  });
+});

@@ -1,0 +1,42 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { RAGDESK_VERSION } from '../shared/version.js';
+import { createMcpServer, type Backend } from './server.js';
+
+/** The client name a rehearsal's call carries. */
+export const REHEARSAL_CLIENT = 'ragdesk-rehearsal';
+
+/**
+ * One tool call through an MCP server made like the stdio one (createMcpServer, the same backend, nothing
+ * recorded) and an SDK client, linked in memory; the request and its answer also go through the stdio framing.
+ * The code an agent's first call runs (the SDK's protocol and the JSON-RPC schemas, tools/call's request schema,
+ * the call handler, the tool, the answer's JSON) is compiled at its first use by V8 and zod: run once here, off the
+ * request path, it is not compiled in that call. The answer is thrown away by the caller; nothing records it.
+ */
+export async function rehearseToolCall(backend: Backend, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const client = new Client({ name: REHEARSAL_CLIENT, version: RAGDESK_VERSION });
+  const close = await linkInMemory(createMcpServer({ backend: async () => backend }), client);
+  try {
+    const params = { name, arguments: args };
+    deserializeMessage(serializeMessage({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }));
+    const result = await client.request({ method: 'tools/call', params }, CallToolResultSchema);
+    deserializeMessage(serializeMessage({ jsonrpc: '2.0', id: 1, result }));
+    return result;
+  } finally {
+    await close();
+  }
+}
+
+/** Connect an SDK client to an MCP server in this process (InMemoryTransport); resolves with what closes both. */
+export async function linkInMemory(server: McpServer, client: Client): Promise<() => Promise<void>> {
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  return async () => {
+    await client.close();
+    await server.close();
+  };
+}
