@@ -191,9 +191,11 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
       if (compactFirst(table, rows) && (await table.fragments()) > 1) await crashDuring('upkeep', table.optimize());
       await table.ensureFtsIndex();
     } else if (force || table.needsUpkeep) await crashDuring('upkeep', table.optimize());
-    // A KB indexed by an older ragdesk (IVF-HNSW-SQ) gets the current kind once (store/ann-params.ts).
-    const outdated = table.vectorIndexOutdated;
-    if (table.dim > 0 && (!table.vectorIndexReady || outdated) && rows >= ANN_MIN_ROWS) {
+    // A KB written by an older ragdesk gets the packed hit column (store/chunk-rows.ts HIT_COLUMN) and, where it was
+    // indexed with IVF-HNSW-SQ, the current vector index kind (store/ann-params.ts), once.
+    const outdated = table.vectorIndexOutdated || table.hitsUnpacked;
+    await table.packHits();
+    if (table.dim > 0 && (!table.vectorIndexReady || table.vectorIndexOutdated) && rows >= ANN_MIN_ROWS) {
       const withVectors = await table.count('vector IS NOT NULL');
       if (withVectors >= ANN_MIN_ROWS) await table.buildVectorIndex(withVectors);
     }

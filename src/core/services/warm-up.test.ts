@@ -92,4 +92,36 @@ describe('warmUpSearch', () => {
       'port',
     );
   }, 120_000);
+
+  it('gives a KB written before the packed hit column the column, once, in the background; its hits read the same', async () => {
+    const { model } = await fixtureModels();
+    const core = await reopened(async (c) => {
+      await c.client.createKb({ kb_id: 'unpacked', embedding_model: model });
+      for (const [doc_id, content] of <Array<[string, string]>>[
+        ['port', '# Порт\n\nCustoms duties are paid on imported goods at the "port".'],
+        ['tea', '# 茶\n\nTea and customs: the duties on tea are paid at the border.'],
+      ])
+        await c.client.addDocument({ kb_id: 'unpacked', doc_id, title: `Title "${doc_id}" \\ 海关`, content, metadata: { year: 2020 } });
+      await flushIndexing(c.ctx);
+      // The table as ragdesk wrote it before 2026-12-03: no packed column.
+      const raw = await c.ctx.store.db.openTable(physicalChunkTable(c.ctx.store.registry.get('unpacked')));
+      await raw.dropColumns(['hit']);
+      raw.close();
+    });
+    const table = (await core.ctx.store.chunks('unpacked'))!;
+    expect(table.hitsUnpacked).toBe(true);
+    await core.ctx.models.getEmbedder(model);
+    const searches = () =>
+      Promise.all(
+        (['fts', 'hybrid'] as const).map((mode) =>
+          core.client.search({ kb_ids: ['unpacked'], query: 'customs duties tea', mode, top_k: 5, use_rerank: false }),
+        ),
+      );
+    const before = await searches();
+    expect(before[0]!.hits.map((h) => h.doc_id).sort()).toEqual(['port', 'tea']);
+    await warmUpSearch(core.ctx);
+    await flushIndexing(core.ctx);
+    expect(table.hitsUnpacked).toBe(false);
+    expect(await searches()).toEqual(before);
+  }, 60_000);
 });

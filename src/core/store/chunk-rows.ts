@@ -158,6 +158,26 @@ export function packHit(r: HitSource): string {
   return `${head.slice(0, -1)},${location}},${String(r.metadata)}]`;
 }
 
+/**
+ * packHit in SQL over the separate columns, for a table written before the packed column existed (ChunkTable
+ * packHits adds the column in one commit): the same text for every row, escapes included (JSON.stringify's).
+ */
+export const PACK_HIT_SQL = ((): string => {
+  const text = (col: string) => {
+    let e = `replace(replace(${col}, '\\', '\\\\'), '"', '\\"')`;
+    for (let c = 0; c < 32; c++) e = `replace(${e}, chr(${c}), '${JSON.stringify(String.fromCharCode(c)).slice(1, -1)}')`;
+    return `'"', ${e}, '"'`;
+  };
+  const int = (col: string) => `CAST(${col} AS STRING)`;
+  const optional = (col: string) => `CASE WHEN ${col} IS NULL THEN '' ELSE concat(',"${col}":', ${int(col)}) END`;
+  const headings = `CASE WHEN heading_path IS NULL OR heading_path = '' THEN '' ELSE concat(',"heading_path":', heading_path) END`;
+  return (
+    `concat('[', ${text('doc_id')}, ',', ${int('chunk_index')}, ',', ${text('title')}, ',', ${text('source')}, ',', ` +
+    `${int('tokens')}, ',{"char_start":', ${int('char_start')}, ',"char_end":', ${int('char_end')}, ${optional('page')}, ` +
+    `${headings}, ${optional('line_start')}, ${optional('line_end')}, '},', metadata, ']')`
+  );
+})();
+
 /** A row's packed hit fields, parsed once (the row keeps them); undefined for a row read from separate columns. */
 function unpackHit(r: Raw): PackedHit | undefined {
   const v = r[HIT_COLUMN];

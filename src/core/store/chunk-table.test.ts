@@ -5,7 +5,7 @@ import { connect, Session } from '@lancedb/lancedb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { arrow } from './arrow.js';
 import { chunksSchema } from './arrow-schemas.js';
-import { plainChunkRow, toStored, type ChunkRow } from './chunk-rows.js';
+import { packHit, plainChunkRow, toStored, type ChunkRow } from './chunk-rows.js';
 import { seededVectors } from '../test-support.js';
 import { ChunkTable } from './chunk-table.js';
 
@@ -201,10 +201,12 @@ describe('ChunkTable hit columns', () => {
     const fresh = await ChunkTable.create(db, 'chunks__new', 0);
     const rows = [0, 1, 2].map((i) => ({
       ...row('fjords', i, `fjord harbour note ${i} "quoted" Фьорд 峡湾`),
-      page: i,
+      title: `Fjord "north" \\ \n\u0001\t 海关 ${i}`,
+      source: i === 1 ? 'C:\\maps\\"fjords".pdf' : '',
+      page: i === 1 ? null : i,
       heading_path: JSON.stringify(['Part "A"', `Раздел ${i}`]),
-      line_start: i * 10,
-      line_end: i * 10 + 4,
+      line_start: i === 2 ? null : i * 10,
+      line_end: i === 2 ? null : i * 10 + 4,
       metadata: JSON.stringify({ year: 2020 + i, tags: ['north'] }),
     }));
     await old.add(rows);
@@ -234,14 +236,27 @@ describe('ChunkTable hit columns', () => {
         {
           char_start: 0,
           char_end: r.text.length,
-          page: r.page,
-          heading_path: JSON.parse(r.heading_path),
-          line_start: r.line_start,
-          line_end: r.line_end,
+          ...(r.page === null ? {} : { page: r.page }),
+          heading_path: JSON.parse(r.heading_path) as string[],
+          ...(r.line_start === null ? {} : { line_start: r.line_start, line_end: r.line_end }),
         },
         JSON.parse(r.metadata),
       ]),
     );
+    // Upkeep packs the old table in place: LanceDB computes the column from the separate ones, to packHit's text.
+    const early = await old.snapshot();
+    expect(old.hitsUnpacked).toBe(true);
+    await old.packHits();
+    expect(old.hitsUnpacked).toBe(false);
+    const packed = await read(old);
+    expect(packed.columns).toEqual(after.columns);
+    expect(packed).toEqual({ ...before, columns: packed.columns });
+    const raw = await db.openTable('chunks__old');
+    const stored = (await raw.query().select(['chunk_id', 'hit']).toArray()) as Array<{ chunk_id: string; hit: string }>;
+    expect(stored.sort((a, b) => a.chunk_id.localeCompare(b.chunk_id)).map((r) => r.hit)).toEqual(rows.map((r) => packHit(r)));
+    raw.close();
+    // a search that began before reads its snapshot's columns still
+    expect(await early.hydrate(before.hydrated.map((c, i) => ({ chunk_id: rows[c.chunk_index]!.chunk_id, score: i })))).toHaveLength(3);
     old.closeSnapshots();
     fresh.closeSnapshots();
   });

@@ -10,6 +10,7 @@ import { indexLength } from './bm25.js';
 import {
   HIT_COLUMN,
   hitColumns,
+  PACK_HIT_SQL,
   packHit,
   plain,
   plainRows,
@@ -55,10 +56,10 @@ const FTS_OPTIONS = {
 export class ChunkTable {
   private schema: Schema;
   /**
-   * The table has the packed hit column (chunk-rows.ts HIT_COLUMN): tables created before it existed have not, and
-   * are read through their separate columns (a model change copies a KB into a new table, which has it).
+   * The table has the packed hit column (chunk-rows.ts HIT_COLUMN). A table created before it existed is read
+   * through its separate columns until upkeep adds it (packHits).
    */
-  private readonly packed: boolean;
+  private packed: boolean;
   /** The kind of the table's vector index (none: undefined). */
   private vectorIndex: AnnIndexKind | undefined;
   private readonly lexical: LexicalIndex;
@@ -219,6 +220,23 @@ export class ChunkTable {
     return this.vectorIndex !== undefined && this.vectorIndex !== ANN_INDEX;
   }
 
+  /** The table was written before the packed hit column existed and has not got it yet (upkeep adds it: packHits). */
+  get hitsUnpacked(): boolean {
+    return !this.packed;
+  }
+
+  /**
+   * Add the packed hit column to a table written before it existed, computed from the separate columns by LanceDB
+   * (chunk-rows.ts PACK_HIT_SQL): one commit, rows and row ids as they were, so readers and the full-text index are
+   * untouched; snapshots of later versions read hits from it. Run by upkeep under the KB's write lock.
+   */
+  async packHits(): Promise<void> {
+    if (this.packed) return;
+    await this.commit(() => this.table.addColumns([{ name: HIT_COLUMN, valueSql: PACK_HIT_SQL }]));
+    this.schema = await this.table.schema();
+    this.packed = true;
+  }
+
   /** The kind of the table's vector index, if it has one. */
   get vectorIndexKind(): AnnIndexKind | undefined {
     return this.vectorIndex;
@@ -248,6 +266,7 @@ export class ChunkTable {
       await this.table.checkout(version);
       await this.table.restore();
       this.schema = await this.table.schema();
+      this.packed = this.schema.fields.some((f) => f.name === HIT_COLUMN);
       const indices = await this.table.listIndices();
       this.vectorIndex = vectorIndexOf(indices);
       this.lexical.reset(indices.some((i) => i.columns.includes('fts')));
