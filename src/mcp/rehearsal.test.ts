@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWNER } from '../core/auth/scope.js';
 import type { Core } from '../core/core.js';
 import { LocalBackend } from './local-backend.js';
-import { rehearseToolCall } from './rehearsal.js';
+import { rehearseSearch, rehearseToolCall, SEARCH_REHEARSALS } from './rehearsal.js';
 import { makeFixture, memoryClient, openTestCore, payload, seedKbs, type Fixture, type MemoryPair } from './test-support.js';
 
 let fx: Fixture;
@@ -42,5 +42,17 @@ describe('rehearseToolCall', () => {
     expect((err as McpError).code).toBe(ErrorCode.InvalidParams);
     const missing = await rehearseToolCall(backend, 'search_kb', { kb_id: 'nope', query: 'x' });
     expect(missing.isError).toBe(true);
+  });
+
+  it('rehearses search_kb with the query, then with the openings of the hits it found; a failure rejects', async () => {
+    const backend = new LocalBackend({ core: () => core, principal: () => OWNER });
+    const args = { kb_id: 'alpha', top_k: 3, mode: 'hybrid', use_rerank: false };
+    const answers = await rehearseSearch(backend, args, 'blood pressure risk');
+    expect(answers).toHaveLength(SEARCH_REHEARSALS);
+    const texts = answers.map((a) => payload<{ hits: Array<{ text: string }> }>(a).hits.map((h) => h.text));
+    // the second call searched the opening words of the first call's best hit, which finds that hit first
+    expect(texts[1]![0]).toBe(texts[0]![0]);
+    expect(answers.every((a) => !a.isError)).toBe(true);
+    await expect(rehearseSearch(backend, { ...args, kb_id: 'nope' }, 'x')).rejects.toThrow(/search_kb failed/);
   });
 });

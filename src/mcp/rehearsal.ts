@@ -30,6 +30,41 @@ export async function rehearseToolCall(backend: Backend, name: string, args: Rec
   }
 }
 
+/** search_kb calls a rehearsal makes: V8 compiles a function's faster code after some runs of it, not at the first. */
+export const SEARCH_REHEARSALS = 5;
+
+/**
+ * `calls` search_kb calls (rehearseToolCall, one link): the first with `query`, the next with the openings of the
+ * hits it found (other terms, other rows, as an agent's next queries). Resolves with the answers; rejects as a call
+ * fails.
+ */
+export async function rehearseSearch(
+  backend: Backend,
+  args: Record<string, unknown>,
+  query: string,
+  calls = SEARCH_REHEARSALS,
+): Promise<CallToolResult[]> {
+  const answers: CallToolResult[] = [];
+  const queries = [query];
+  for (let i = 0; i < calls; i++) {
+    const result = await rehearseToolCall(backend, 'search_kb', { ...args, query: queries[i] ?? query });
+    if (result.isError) throw new Error(`search_kb failed: ${JSON.stringify(result.content)}`);
+    answers.push(result);
+    if (i === 0) {
+      const hits = (result.structuredContent as { hits?: Array<{ text?: unknown }> } | undefined)?.hits ?? [];
+      for (const h of hits)
+        queries.push(
+          String(h.text ?? '')
+            .split(/\s+/)
+            .filter(Boolean)
+            .slice(0, 6)
+            .join(' ') || query,
+        );
+    }
+  }
+  return answers;
+}
+
 /** Connect an SDK client to an MCP server in this process (InMemoryTransport); resolves with what closes both. */
 export async function linkInMemory(server: McpServer, client: Client): Promise<() => Promise<void>> {
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();

@@ -7,7 +7,7 @@ import { Core } from '../../core/core.js';
 import { buildFixtureModel } from '../../core/embed/fixture-model.js';
 import { search } from '../../core/search/search-service.js';
 import { annQuery, withAnnQuery } from '../../core/store/ann-params.js';
-import { physicalChunkTable, READ_COLUMNS } from '../../core/store/chunk-rows.js';
+import { HIT_COLUMN, hitColumns, physicalChunkTable } from '../../core/store/chunk-rows.js';
 import { analyzeForIndex } from '../../core/text/analyzer.js';
 import type { SearchMode } from '../../shared/contract/index.js';
 import { EXIT } from '../output.js';
@@ -160,6 +160,8 @@ async function inProcess(
     const table = (await ctx.store.chunks(KB))!;
     const db = await lancedb.connect(path.join(dataDir, 'lance'));
     const raw = await db.openTable(physicalChunkTable(ctx.store.registry.get(KB)));
+    // What a hit is read from in this table (the packed column, or the separate ones of a table from before it).
+    const readColumns = [...hitColumns((await raw.schema()).fields.some((f) => f.name === HIT_COLUMN))];
     const annReady = table.vectorIndexReady;
     const stats = (await core.client.stats({})).kbs.find((s) => s.kb_id === KB);
     const kb = {
@@ -190,7 +192,7 @@ async function inProcess(
       await timed(series, 'raw fts 10', () => rawFts(analyzed, 10));
       await timed(series, 'raw fts 50', () => rawFts(analyzed, 50));
       // The same call reading what a hit shows: the least any search that answers with text can cost.
-      await timed(series, 'raw fts 10 + hit columns', () => rawFts(analyzed, 10, ['chunk_id', ...READ_COLUMNS]));
+      await timed(series, 'raw fts 10 + hit columns', () => rawFts(analyzed, 10, readColumns));
       const [vec] = await timed(series, 'query embedding', () => embedder.embedQueries([q]));
       await timed(series, 'raw vector 10', () => rawVector(vec!));
       await timed(series, 'core fts 10', () => core10(q, 'fts'));

@@ -158,11 +158,11 @@ export class StdioBackends {
   }
 
   /**
-   * One search_kb call through this backend, answered and thrown away, once the engine is warm (mcp/rehearsal.ts:
+   * A few search_kb calls through this backend, answered and thrown away, once the engine is warm (mcp/rehearsal.ts:
    * through an MCP server and client linked in memory): the first real call then finds the protocol's and the tool's
-   * schemas parsed once, and the hit columns, result views and JSON written before (zod compiles a schema's parser
-   * at its first use; V8 compiles the paths that run). It is no client's call: nothing records it. A caller without
-   * a readable KB, or a failure, leaves it undone.
+   * schemas parsed, and the hit columns, result views and JSON written before (zod compiles a schema's parser at its
+   * first use; V8 compiles the paths that run, and faster code for those that ran a few times). They are no client's
+   * calls: nothing records them. A caller without a readable KB, or a failure, leaves it undone.
    */
   private async rehearse(core: Core, query: string): Promise<void> {
     try {
@@ -171,12 +171,10 @@ export class StdioBackends {
       if (!local || !principal) return;
       const kb = (await core.clientFor(core.scopeOf(principal)).listKbs({})).find((k) => k.enabled);
       if (!kb) return;
-      const { rehearseToolCall } = await import('../../mcp/rehearsal.js');
+      const { rehearseSearch } = await import('../../mcp/rehearsal.js');
       const started = performance.now();
-      const args = { kb_id: kb.kb_id, query, top_k: 10, mode: kb.embedding_model ? 'hybrid' : 'fts' };
-      const result = await rehearseToolCall(local, 'search_kb', args);
-      if (result.isError) throw new Error(JSON.stringify(result.content));
-      this.o.logger.info({ kb_id: kb.kb_id, ms: Math.round(performance.now() - started) }, 'search rehearsal done');
+      const calls = await rehearseSearch(local, { kb_id: kb.kb_id, top_k: 10, mode: kb.embedding_model ? 'hybrid' : 'fts' }, query);
+      this.o.logger.info({ kb_id: kb.kb_id, calls: calls.length, ms: Math.round(performance.now() - started) }, 'search rehearsal done');
     } catch (err) {
       this.o.logger.debug({ err }, 'search rehearsal failed');
     }
