@@ -4,24 +4,21 @@ import { OWNER } from '../core/auth/scope.js';
 import type { Core } from '../core/core.js';
 import { LocalBackend } from './local-backend.js';
 import { rehearseSearch, rehearseToolCall, SEARCH_REHEARSALS } from './rehearsal.js';
-import { makeFixture, memoryClient, openTestCore, payload, seedKbs, type Fixture, type MemoryPair } from './test-support.js';
+import { memoryClient, payload, seededCore, type MemoryPair } from './test-support.js';
 
-let fx: Fixture;
+let seeded: Awaited<ReturnType<typeof seededCore>>;
 let core: Core;
 let pair: MemoryPair;
 
 beforeAll(async () => {
-  fx = await makeFixture('ragdesk-rehearsal-');
-  core = await openTestCore(fx.dataDir);
-  await seedKbs(core, fx.modelDir);
-  await core.ctx.models.getEmbedder(fx.modelDir);
+  seeded = await seededCore('ragdesk-rehearsal-');
+  core = seeded.core;
   pair = await memoryClient(core);
 });
 
 afterAll(async () => {
   await pair?.close();
-  await core?.close();
-  fx?.cleanup();
+  await seeded?.close();
 });
 
 describe('rehearseToolCall', () => {

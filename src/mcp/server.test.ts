@@ -2,24 +2,21 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../core/core.js';
 import { TOOL_NAMES } from './tools/index.js';
-import { makeFixture, memoryClient, openTestCore, payload, seedKbs, type Fixture, type MemoryPair } from './test-support.js';
+import { memoryClient, payload, seededCore, type MemoryPair } from './test-support.js';
 
-let fx: Fixture;
+let seeded: Awaited<ReturnType<typeof seededCore>>;
 let core: Core;
 let pair: MemoryPair;
 
 beforeAll(async () => {
-  fx = await makeFixture();
-  core = await openTestCore(fx.dataDir);
-  await seedKbs(core, fx.modelDir);
-  await core.ctx.models.getEmbedder(fx.modelDir);
+  seeded = await seededCore();
+  core = seeded.core;
   pair = await memoryClient(core);
 });
 
 afterAll(async () => {
   await pair?.close();
-  await core?.close();
-  fx?.cleanup();
+  await seeded?.close();
 });
 
 const call = (name: string, args: Record<string, unknown> = {}) => pair.client.callTool({ name, arguments: args });
@@ -94,7 +91,7 @@ describe('MCP server over the in-memory transport', () => {
 
   it('reads KB info, documents, chunks, stats and diagnostics', async () => {
     const info = payload<Record<string, unknown>>(await call('get_kb_info', { kb_id: 'alpha' }));
-    expect(info).toMatchObject({ kb_id: 'alpha', embedding_model: fx.modelDir, document_count: 3, chunk_count: 3 });
+    expect(info).toMatchObject({ kb_id: 'alpha', embedding_model: seeded.fx.modelDir, document_count: 3, chunk_count: 3 });
     expect((info.filterable_fields as Record<string, string>).year).toBe('number');
     const doc = payload<Record<string, unknown>>(await call('get_document', { kb_id: 'alpha', doc_id: 'heart' }));
     expect(doc.content).toContain('cardiovascular');

@@ -84,6 +84,22 @@ export async function seedKbs(core: Core, modelDir: string): Promise<void> {
   }
 }
 
+/** A temp data dir with KBs alpha, beta and secret seeded and the fixture model loaded; `close` removes it all. */
+export async function seededCore(prefix?: string): Promise<{ fx: Fixture; core: Core; close(): Promise<void> }> {
+  const fx = await makeFixture(prefix);
+  const core = await openTestCore(fx.dataDir);
+  await seedKbs(core, fx.modelDir);
+  await core.ctx.models.getEmbedder(fx.modelDir);
+  return {
+    fx,
+    core,
+    async close() {
+      await core.close();
+      fx.cleanup();
+    },
+  };
+}
+
 export interface MemoryPair {
   client: Client;
   close(): Promise<void>;
