@@ -1,6 +1,6 @@
 /**
  * A writer for the kill -9 matrix (write-crash.test.ts), run as its own process:
- *   node --import tsx e2e/crash-driver.ts <dataDir> writes|model <modelA> [modelB]
+ *   node --import tsx e2e/crash-driver.ts <dataDir> writes|stream|model|pack <modelA> [modelB]
  * with RAGDESK_TEST_CRASH_AT=<stage>[@n] so that it kills itself at that stage of a write (store/crash-point.ts).
  * Each operation is logged to <dataDir>/acked.jsonl when it starts and again once it returns (acknowledged): an
  * acknowledged write must survive; the one in flight at the kill may have happened or not, but wholly.
@@ -9,6 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Core } from '../src/core/core.js';
 import { flushIndexing } from '../src/core/services/indexing.js';
+import { warmUpSearch } from '../src/core/services/warm-up.js';
+import { physicalChunkTable } from '../src/core/store/chunk-rows.js';
 import { streamFile } from '../src/core/services/stream-ingest.js';
 
 const [dataDir, scenario, modelA, modelB] = process.argv.slice(2) as [string, string, string, string | undefined];
@@ -20,18 +22,20 @@ async function op(line: { op: 'put' | 'delete'; doc_id: string; marker?: string 
   log({ phase: 'done', ...line });
 }
 
-/** A document of a few sections, each carrying the operation's marker word. */
-function body(marker: string): string {
-  return [1, 2, 3].map((s) => `## Section ${s}\n\nThe ${marker} entry ${s} records cargo moved at the harbour.`).join('\n\n');
+/** A document of a few sections (`sections`), each carrying the operation's marker word. */
+function body(marker: string, sections = 3): string {
+  return Array.from({ length: sections }, (_, i) => i + 1)
+    .map((s) => `## Section ${s}\n\nThe ${marker} entry ${s} records cargo moved at the harbour.`)
+    .join('\n\n');
 }
 
-const core = await Core.open({ dataDir, allowDownload: false });
+let core = await Core.open({ dataDir, allowDownload: false });
 if (!core.ctx.store.registry.find('k')) await core.client.createKb({ kb_id: 'k', embedding_model: modelA });
-const add = (docId: string, marker: string, overwrite = false) =>
+const add = (docId: string, marker: string, overwrite = false, sections = 3) =>
   core.client.addDocument({
     kb_id: 'k',
     doc_id: docId,
-    content: body(marker),
+    content: body(marker, sections),
     format: 'markdown',
     chunking: { strategy: 'markdown', chunk_size: 32, chunk_overlap: 0 },
     overwrite,
@@ -80,6 +84,18 @@ if (scenario === 'writes') {
     if (migration && migration.state !== 'running' && migration.state !== 'indexing') break;
     await new Promise((r) => setTimeout(r, 20));
   }
+} else if (scenario === 'pack') {
+  // A KB as ragdesk wrote it before the packed hit column, opened again: a server's warm-up has upkeep add it.
+  // 6,000 chunks: enough for the kill to come while LanceDB writes the column, not after.
+  for (let i = 0; i < 20; i++) await op({ op: 'put', doc_id: `d${i}`, marker: `m${i}x` }, () => add(`d${i}`, `m${i}x`, false, 100));
+  await flushIndexing(core.ctx);
+  const raw = await core.ctx.store.db.openTable(physicalChunkTable(core.ctx.store.registry.get('k')));
+  await raw.dropColumns(['hit']);
+  raw.close();
+  await core.close();
+  core = await Core.open({ dataDir, allowDownload: false });
+  await warmUpSearch(core.ctx);
+  await flushIndexing(core.ctx);
 }
 await core.close();
 process.stdout.write('finished\n');

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../src/core/core.js';
+import { flushIndexing } from '../src/core/services/indexing.js';
+import { warmUpSearch } from '../src/core/services/warm-up.js';
 import { buildFixtureModel } from '../src/core/embed/fixture-model.js';
 import { fixtureModels, tempDir } from '../src/core/test-support.js';
 import { json, ragdesk, ROOT } from './cli-support.js';
@@ -177,6 +179,24 @@ describe('kill -9 at each write stage', () => {
     }
     await verify(dataDir, 'k', acked);
   }, 180_000);
+
+  it('while upkeep adds the packed hit column to a KB from before it: packed or not, whole, and packed at the next upkeep', async () => {
+    const dataDir = tempDir('ragdesk-kill-pack-');
+    const run = await drive(dataDir, 'pack', 'pack');
+    expect(run.signal).toBe('SIGKILL');
+    const acked = expected(dataDir);
+    expect(acked.size).toBe(20);
+    await verify(dataDir, 'k', acked);
+    const core = await Core.open({ dataDir, allowDownload: false });
+    try {
+      await warmUpSearch(core.ctx);
+      await flushIndexing(core.ctx);
+      expect((await core.ctx.store.chunks('k'))!.hitsUnpacked).toBe(false);
+    } finally {
+      await core.close();
+    }
+    await verify(dataDir, 'k', acked);
+  }, 120_000);
 
   it('during a folder sync: the resumed sync leaves every file once, whole', async () => {
     const dataDir = tempDir('ragdesk-kill-sync-');

@@ -194,7 +194,7 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
     // A KB written by an older ragdesk gets the packed hit column (store/chunk-rows.ts HIT_COLUMN) and, where it was
     // indexed with IVF-HNSW-SQ, the current vector index kind (store/ann-params.ts), once.
     const outdated = table.vectorIndexOutdated || table.hitsUnpacked;
-    await table.packHits();
+    if (table.hitsUnpacked) await crashDuring('pack', table.packHits(), 0);
     if (table.dim > 0 && (!table.vectorIndexReady || table.vectorIndexOutdated) && rows >= ANN_MIN_ROWS) {
       const withVectors = await table.count('vector IS NOT NULL');
       if (withVectors >= ANN_MIN_ROWS) await table.buildVectorIndex(withVectors);

@@ -246,8 +246,18 @@ describe('ChunkTable hit columns', () => {
     // Upkeep packs the old table in place: LanceDB computes the column from the separate ones, to packHit's text.
     const early = await old.snapshot();
     expect(old.hitsUnpacked).toBe(true);
+    // searches go on while it is packed, and each reads the same hits (from one set of columns or the other)
+    let packing = true;
+    const reads: Array<Awaited<ReturnType<typeof read>>> = [];
+    const loop = (async () => {
+      while (packing || reads.length < 3) reads.push(await read(old));
+    })();
     await old.packHits();
+    packing = false;
+    await loop;
+    expect(reads.map((r) => ({ ...r, columns: [] }))).toEqual(reads.map(() => ({ ...before, columns: [] })));
     expect(old.hitsUnpacked).toBe(false);
+    expect(reads.at(-1)!.columns).toContain('hit');
     const packed = await read(old);
     expect(packed.columns).toEqual(after.columns);
     expect(packed).toEqual({ ...before, columns: packed.columns });
