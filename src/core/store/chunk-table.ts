@@ -1,11 +1,10 @@
 import type { Connection, Table } from '@lancedb/lancedb';
 import { Index } from '@lancedb/lancedb';
-import type { Schema } from 'apache-arrow';
 import type { MetadataFieldType } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { buildArrowTable } from './arrow-build.js';
 import { chunksSchema, metadataArrowType, metadataNullSql } from './arrow-schemas.js';
-import { ANN_INDEX, ANN_RQ_BITS, annIndexKind, annPartitions, type AnnIndexKind } from './ann-params.js';
+import { ANN_INDEX, ANN_RQ_BITS, annPartitions } from './ann-params.js';
 import { indexLength } from './bm25.js';
 import {
   HIT_COLUMN,
@@ -15,22 +14,15 @@ import {
   plain,
   plainRows,
   toStored,
-  writeRow,
-  type ChunkRef,
   type ChunkRow,
   type Raw,
   type StoredChunk,
 } from './chunk-rows.js';
 import { metadataColumn } from './filters.js';
 import { ExactStatsMark } from './exact-stats-mark.js';
-import { LexicalIndex, type LexicalPart } from './lexical-index.js';
-import { TableSnapshot } from './snapshot.js';
+import { ChunkTableBase, vectorIndexOf } from './chunk-table-base.js';
 import { sqlString } from './sql.js';
-import { StagedVersions } from './staged-versions.js';
-import { KeyedMutex } from '../util/keyed-mutex.js';
 
-/** How long a replaced snapshot stays open for the searches still reading it. */
-const SNAPSHOT_GRACE_MS = 60_000;
 /** Versions this much older than the oldest open snapshot are kept too when upkeep prunes (see optimize). */
 const PRUNE_MARGIN_MS = 30_000;
 
@@ -52,105 +44,11 @@ const FTS_OPTIONS = {
   withPosition: false,
 } as const;
 
-/** A KB's chunk table: writes, full-text and vector search with filters pushed into the query, index upkeep. */
-export class ChunkTable {
-  private schema: Schema;
-  /**
-   * The table has the packed hit column (chunk-rows.ts HIT_COLUMN). A table created before it existed is read
-   * through its separate columns until upkeep adds it (packHits).
-   */
-  private packed: boolean;
-  /** The kind of the table's vector index (none: undefined). */
-  private vectorIndex: AnnIndexKind | undefined;
-  private readonly lexical: LexicalIndex;
-
-  /** Commits to this table and the lexical state that goes with them, in one order (snapshots are taken in it too). */
-  private readonly commits = new KeyedMutex();
-  private current: TableSnapshot | undefined;
-  private readonly retired = new Set<TableSnapshot>();
-  /** Documents being written in several commits: hidden from every read until published (staged-versions.ts). */
-  private readonly staged = new StagedVersions();
-  /** Upkeep is rewriting the table: searches read the snapshot taken just before (nothing else writes meanwhile). */
-  private optimizing = false;
-
-  private constructor(
-    private readonly db: Connection,
-    private readonly table: Table,
-    schema: Schema,
-    private vectorDim: number,
-    hasFts: boolean,
-    mark: ExactStatsMark,
-  ) {
-    this.schema = schema;
-    this.packed = schema.fields.some((f) => f.name === HIT_COLUMN);
-    this.lexical = new LexicalIndex(hasFts, mark);
-  }
-
-  /**
-   * Run a commit and the state change that goes with it, in the table's commit order. The lexical state is worked
-   * out on the version before this process's first commit: worked out after a write instead, the index would no
-   * longer cover every row, so every row would count as unindexed (and be scanned by each search) until upkeep ran.
-   */
-  private commit<T>(work: () => Promise<T>): Promise<T> {
-    return this.commits.run('commit', async () => {
-      await this.lexical.settle(this.table);
-      return work();
-    });
-  }
-
-  /**
-   * The table pinned at its current version, for one search (see TableSnapshot). One snapshot per version is
-   * kept; the one it replaces is closed a minute later (searches still reading it finish first).
-   */
-  async snapshot(): Promise<TableSnapshot> {
-    if (this.optimizing && this.current) return this.current;
-    return this.commit(async () => {
-      const version = await this.table.version();
-      const hidden = this.staged.hidden();
-      if (this.current?.version === version && this.current.hidden === hidden) return this.current;
-      const pinned = await this.db.openTable(this.table.name);
-      await pinned.checkout(version);
-      const view = await this.lexical.view(pinned);
-      const snap = new TableSnapshot(
-        pinned,
-        version,
-        this.vectorDim,
-        this.vectorIndex,
-        hitColumns(this.packed),
-        this.lexical,
-        view,
-        hidden,
-      );
-      const old = this.current;
-      this.current = snap;
-      if (old) {
-        this.retired.add(old);
-        setTimeout(() => {
-          this.retired.delete(old);
-          old.close();
-        }, SNAPSHOT_GRACE_MS).unref();
-      }
-      return snap;
-    });
-  }
-
-  /** Close the snapshots (the store is closing). */
-  closeSnapshots(): void {
-    for (const s of [...this.retired, ...(this.current ? [this.current] : [])]) s.close();
-    this.retired.clear();
-    this.current = undefined;
-  }
-
-  /** The physical table name. */
-  get name(): string {
-    return this.table.name;
-  }
-
-  /** Vector dimension; 0 while the table has no vector column yet. */
-  get dim(): number {
-    return this.vectorDim;
-  }
-
+/**
+ * A KB's chunk table: writes, full-text and vector search with filters pushed into the query, index upkeep. Its
+ * state, commit order and snapshots: chunk-table-base.ts.
+ */
+export class ChunkTable extends ChunkTableBase {
   /** Add the vector column once the model's dimension is known (rows get NULL vectors until backfilled). */
   async addVectorColumn(dim: number): Promise<void> {
     if (this.vectorDim > 0) return;
@@ -211,20 +109,6 @@ export class ChunkTable {
     );
   }
 
-  get vectorIndexReady(): boolean {
-    return this.vectorIndex !== undefined;
-  }
-
-  /** The table has a vector index of an older kind than ragdesk builds now (upkeep builds it again: indexing.ts). */
-  get vectorIndexOutdated(): boolean {
-    return this.vectorIndex !== undefined && this.vectorIndex !== ANN_INDEX;
-  }
-
-  /** The table was written before the packed hit column existed and has not got it yet (upkeep adds it: packHits). */
-  get hitsUnpacked(): boolean {
-    return !this.packed;
-  }
-
   /**
    * Add the packed hit column to a table written before it existed, computed from the separate columns by LanceDB
    * (chunk-rows.ts PACK_HIT_SQL): one commit, rows and row ids as they were, so readers and the full-text index are
@@ -235,42 +119,6 @@ export class ChunkTable {
     await this.commit(() => this.table.addColumns([{ name: HIT_COLUMN, valueSql: PACK_HIT_SQL }]));
     this.schema = await this.table.schema();
     this.packed = true;
-  }
-
-  /** The kind of the table's vector index, if it has one. */
-  get vectorIndexKind(): AnnIndexKind | undefined {
-    return this.vectorIndex;
-  }
-
-  get ftsIndexReady(): boolean {
-    return this.lexical.indexed;
-  }
-
-  /** Rows were written or removed since the full-text index was last brought up to date. */
-  get needsUpkeep(): boolean {
-    return this.lexical.needsUpkeep;
-  }
-
-  /** The table's current version (a write records it first, to roll back to). */
-  async version(): Promise<number> {
-    return this.table.version();
-  }
-
-  /**
-   * Put the table back as it was at `version`: one commit, so readers see the state before or after, never a mix.
-   * Used to undo a write that failed or was cut short (the KB's write lock is held, nothing else wrote since).
-   */
-  async rollbackTo(version: number): Promise<void> {
-    await this.commit(async () => {
-      if ((await this.table.version()) === version) return;
-      await this.table.checkout(version);
-      await this.table.restore();
-      this.schema = await this.table.schema();
-      this.packed = this.schema.fields.some((f) => f.name === HIT_COLUMN);
-      const indices = await this.table.listIndices();
-      this.vectorIndex = vectorIndexOf(indices);
-      this.lexical.reset(indices.some((i) => i.columns.includes('fts')));
-    });
   }
 
   /** Add a typed column for each metadata field the table does not have yet. */
@@ -288,12 +136,6 @@ export class ChunkTable {
         throw new RagError('internal', `metadata column ${key} has an unexpected type ${field?.type}`);
       }
     }
-  }
-
-  private arrowRows(rows: ChunkRow[]) {
-    const metaColumns = this.schema.fields.map((f) => f.name).filter((n) => n.startsWith('m_'));
-    const data = rows.map((r) => writeRow(r, this.vectorDim > 0, metaColumns, this.packed));
-    return buildArrowTable(this.schema, data);
   }
 
   async add(rows: ChunkRow[]): Promise<void> {
@@ -323,11 +165,6 @@ export class ChunkTable {
         .execute(data);
       this.lexical.removed();
     });
-  }
-
-  /** Rows passing `where` (staged rows not counted). */
-  async count(where?: string): Promise<number> {
-    return this.table.countRows(this.staged.and(where));
   }
 
   /** Delete documents' chunks in one commit (rows of a write still staged under the same doc_id stay). */
@@ -367,11 +204,6 @@ export class ChunkTable {
     });
   }
 
-  /** Whether a version is staged (being written, not yet published). */
-  isStaged(version: string): boolean {
-    return this.staged.has(version);
-  }
-
   async deleteWhere(predicate: string): Promise<void> {
     await this.commit(async () => {
       this.lexical.removing();
@@ -400,28 +232,6 @@ export class ChunkTable {
       .then(plainRows)) as Raw[];
     const chunks = rows.map((r) => toStored(r, 0)).sort((a, b) => a.chunk_index - b.chunk_index);
     return { total, chunks };
-  }
-
-  /**
-   * What an exact BM25 ranking of `terms` needs from this table: its statistics and the rows holding a term that
-   * pass `where` (see lexical-index.ts). Scores are computed by the caller, over one or several tables.
-   */
-  async lexicalPart(terms: string[], depth: number, where?: string): Promise<LexicalPart> {
-    return (await this.snapshot()).lexicalPart(terms, depth, where);
-  }
-
-  /** Nearest chunks by cosine similarity, in the table as it is now (see TableSnapshot.vectorRank). */
-  async vectorRank(vector: Float32Array, limit: number, where?: string, options: { exact?: boolean } = {}): Promise<ChunkRef[]> {
-    return (await this.snapshot()).vectorRank(vector, limit, where, options);
-  }
-
-  /** Full rows for ranked refs, in the refs' order, from the table as it is now (see TableSnapshot.hydrate). */
-  async hydrate(refs: Array<{ chunk_id: string; score: number; rowid?: bigint }>): Promise<StoredChunk[]> {
-    return (await this.snapshot()).hydrate(refs);
-  }
-
-  async vectorSearch(vector: Float32Array, limit: number, where?: string, options: { exact?: boolean } = {}): Promise<StoredChunk[]> {
-    return this.hydrate(await this.vectorRank(vector, limit, where, options));
   }
 
   /** Title, text and vector of the chunks of some documents that have one (to reuse when a file only moved). */
@@ -571,19 +381,4 @@ export class ChunkTable {
       this.lexical.appended();
     });
   }
-
-  async sizeBytes(): Promise<number> {
-    const stats = await this.table.stats();
-    return stats.totalBytes;
-  }
-
-  async fragments(): Promise<number> {
-    return (await this.table.stats()).fragmentStats.numFragments;
-  }
-}
-
-/** The kind of the vector index among a table's indexes (an index of an unknown kind counts as the current one). */
-function vectorIndexOf(indices: Array<{ columns: string[]; indexType: string }>): AnnIndexKind | undefined {
-  const index = indices.find((i) => i.columns.includes('vector'));
-  return index ? (annIndexKind(index.indexType) ?? ANN_INDEX) : undefined;
 }

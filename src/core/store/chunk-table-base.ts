@@ -1,0 +1,220 @@
+import type { Connection, Table } from '@lancedb/lancedb';
+import type { Schema } from 'apache-arrow';
+import { buildArrowTable } from './arrow-build.js';
+import { ANN_INDEX, annIndexKind, type AnnIndexKind } from './ann-params.js';
+import { HIT_COLUMN, hitColumns, writeRow, type ChunkRef, type ChunkRow, type StoredChunk } from './chunk-rows.js';
+import type { ExactStatsMark } from './exact-stats-mark.js';
+import { LexicalIndex, type LexicalPart } from './lexical-index.js';
+import { TableSnapshot } from './snapshot.js';
+import { StagedVersions } from './staged-versions.js';
+import { KeyedMutex } from '../util/keyed-mutex.js';
+
+/** How long a replaced snapshot stays open for the searches still reading it. */
+const SNAPSHOT_GRACE_MS = 60_000;
+
+/**
+ * What every operation of a chunk table (chunk-table.ts) stands on: the LanceDB table and what is known of it (schema,
+ * vector dimension and index, packed hit column, lexical state), the order its commits run in, the documents staged,
+ * and the snapshots searches read (one per table version).
+ */
+export abstract class ChunkTableBase {
+  protected schema: Schema;
+  /**
+   * The table has the packed hit column (chunk-rows.ts HIT_COLUMN). A table created before it existed is read
+   * through its separate columns until upkeep adds it (packHits).
+   */
+  protected packed: boolean;
+  /** The kind of the table's vector index (none: undefined). */
+  protected vectorIndex: AnnIndexKind | undefined;
+  protected readonly lexical: LexicalIndex;
+
+  /** Commits to this table and the lexical state that goes with them, in one order (snapshots are taken in it too). */
+  protected readonly commits = new KeyedMutex();
+  protected current: TableSnapshot | undefined;
+  protected readonly retired = new Set<TableSnapshot>();
+  /** Documents being written in several commits: hidden from every read until published (staged-versions.ts). */
+  protected readonly staged = new StagedVersions();
+  /** Upkeep is rewriting the table: searches read the snapshot taken just before (nothing else writes meanwhile). */
+  protected optimizing = false;
+
+  protected constructor(
+    protected readonly db: Connection,
+    protected readonly table: Table,
+    schema: Schema,
+    protected vectorDim: number,
+    hasFts: boolean,
+    mark: ExactStatsMark,
+  ) {
+    this.schema = schema;
+    this.packed = schema.fields.some((f) => f.name === HIT_COLUMN);
+    this.lexical = new LexicalIndex(hasFts, mark);
+  }
+
+  /**
+   * Run a commit and the state change that goes with it, in the table's commit order. The lexical state is worked
+   * out on the version before this process's first commit: worked out after a write instead, the index would no
+   * longer cover every row, so every row would count as unindexed (and be scanned by each search) until upkeep ran.
+   */
+  protected commit<T>(work: () => Promise<T>): Promise<T> {
+    return this.commits.run('commit', async () => {
+      await this.lexical.settle(this.table);
+      return work();
+    });
+  }
+
+  /**
+   * The table pinned at its current version, for one search (see TableSnapshot). One snapshot per version is
+   * kept; the one it replaces is closed a minute later (searches still reading it finish first).
+   */
+  async snapshot(): Promise<TableSnapshot> {
+    if (this.optimizing && this.current) return this.current;
+    return this.commit(async () => {
+      const version = await this.table.version();
+      const hidden = this.staged.hidden();
+      if (this.current?.version === version && this.current.hidden === hidden) return this.current;
+      const pinned = await this.db.openTable(this.table.name);
+      await pinned.checkout(version);
+      const view = await this.lexical.view(pinned);
+      const snap = new TableSnapshot(
+        pinned,
+        version,
+        this.vectorDim,
+        this.vectorIndex,
+        hitColumns(this.packed),
+        this.lexical,
+        view,
+        hidden,
+      );
+      const old = this.current;
+      this.current = snap;
+      if (old) {
+        this.retired.add(old);
+        setTimeout(() => {
+          this.retired.delete(old);
+          old.close();
+        }, SNAPSHOT_GRACE_MS).unref();
+      }
+      return snap;
+    });
+  }
+
+  /** Close the snapshots (the store is closing). */
+  closeSnapshots(): void {
+    for (const s of [...this.retired, ...(this.current ? [this.current] : [])]) s.close();
+    this.retired.clear();
+    this.current = undefined;
+  }
+
+  /** The physical table name. */
+  get name(): string {
+    return this.table.name;
+  }
+
+  /** Vector dimension; 0 while the table has no vector column yet. */
+  get dim(): number {
+    return this.vectorDim;
+  }
+
+  get vectorIndexReady(): boolean {
+    return this.vectorIndex !== undefined;
+  }
+
+  /** The table has a vector index of an older kind than ragdesk builds now (upkeep builds it again: indexing.ts). */
+  get vectorIndexOutdated(): boolean {
+    return this.vectorIndex !== undefined && this.vectorIndex !== ANN_INDEX;
+  }
+
+  /** The table was written before the packed hit column existed and has not got it yet (upkeep adds it: packHits). */
+  get hitsUnpacked(): boolean {
+    return !this.packed;
+  }
+
+  /** The kind of the table's vector index, if it has one. */
+  get vectorIndexKind(): AnnIndexKind | undefined {
+    return this.vectorIndex;
+  }
+
+  get ftsIndexReady(): boolean {
+    return this.lexical.indexed;
+  }
+
+  /** Rows were written or removed since the full-text index was last brought up to date. */
+  get needsUpkeep(): boolean {
+    return this.lexical.needsUpkeep;
+  }
+
+  /** The table's current version (a write records it first, to roll back to). */
+  async version(): Promise<number> {
+    return this.table.version();
+  }
+
+  /**
+   * Put the table back as it was at `version`: one commit, so readers see the state before or after, never a mix.
+   * Used to undo a write that failed or was cut short (the KB's write lock is held, nothing else wrote since).
+   */
+  async rollbackTo(version: number): Promise<void> {
+    await this.commit(async () => {
+      if ((await this.table.version()) === version) return;
+      await this.table.checkout(version);
+      await this.table.restore();
+      this.schema = await this.table.schema();
+      this.packed = this.schema.fields.some((f) => f.name === HIT_COLUMN);
+      const indices = await this.table.listIndices();
+      this.vectorIndex = vectorIndexOf(indices);
+      this.lexical.reset(indices.some((i) => i.columns.includes('fts')));
+    });
+  }
+
+  protected arrowRows(rows: ChunkRow[]) {
+    const metaColumns = this.schema.fields.map((f) => f.name).filter((n) => n.startsWith('m_'));
+    const data = rows.map((r) => writeRow(r, this.vectorDim > 0, metaColumns, this.packed));
+    return buildArrowTable(this.schema, data);
+  }
+
+  /** Rows passing `where` (staged rows not counted). */
+  async count(where?: string): Promise<number> {
+    return this.table.countRows(this.staged.and(where));
+  }
+
+  /** Whether a version is staged (being written, not yet published). */
+  isStaged(version: string): boolean {
+    return this.staged.has(version);
+  }
+
+  /**
+   * What an exact BM25 ranking of `terms` needs from this table: its statistics and the rows holding a term that
+   * pass `where` (see lexical-index.ts). Scores are computed by the caller, over one or several tables.
+   */
+  async lexicalPart(terms: string[], depth: number, where?: string): Promise<LexicalPart> {
+    return (await this.snapshot()).lexicalPart(terms, depth, where);
+  }
+
+  /** Nearest chunks by cosine similarity, in the table as it is now (see TableSnapshot.vectorRank). */
+  async vectorRank(vector: Float32Array, limit: number, where?: string, options: { exact?: boolean } = {}): Promise<ChunkRef[]> {
+    return (await this.snapshot()).vectorRank(vector, limit, where, options);
+  }
+
+  /** Full rows for ranked refs, in the refs' order, from the table as it is now (see TableSnapshot.hydrate). */
+  async hydrate(refs: Array<{ chunk_id: string; score: number; rowid?: bigint }>): Promise<StoredChunk[]> {
+    return (await this.snapshot()).hydrate(refs);
+  }
+
+  async vectorSearch(vector: Float32Array, limit: number, where?: string, options: { exact?: boolean } = {}): Promise<StoredChunk[]> {
+    return this.hydrate(await this.vectorRank(vector, limit, where, options));
+  }
+
+  async sizeBytes(): Promise<number> {
+    const stats = await this.table.stats();
+    return stats.totalBytes;
+  }
+
+  async fragments(): Promise<number> {
+    return (await this.table.stats()).fragmentStats.numFragments;
+  }
+}
+
+/** The kind of the vector index among a table's indexes (an index of an unknown kind counts as the current one). */
+export function vectorIndexOf(indices: Array<{ columns: string[]; indexType: string }>): AnnIndexKind | undefined {
+  const index = indices.find((i) => i.columns.includes('vector'));
+  return index ? (annIndexKind(index.indexType) ?? ANN_INDEX) : undefined;
+}
