@@ -7,7 +7,7 @@ import { Core } from '../../core/core.js';
 import { buildFixtureModel } from '../../core/embed/fixture-model.js';
 import { search } from '../../core/search/search-service.js';
 import { annQuery, withAnnQuery } from '../../core/store/ann-params.js';
-import { HIT_COLUMN, hitColumns, physicalChunkTable } from '../../core/store/chunk-rows.js';
+import { hasHitColumn, hitColumns, physicalChunkTable } from '../../core/store/chunk-rows.js';
 import { analyzeForIndex } from '../../core/text/analyzer.js';
 import type { SearchMode } from '../../shared/contract/index.js';
 import { EXIT } from '../output.js';
@@ -161,7 +161,7 @@ async function inProcess(
     const db = await lancedb.connect(path.join(dataDir, 'lance'));
     const raw = await db.openTable(physicalChunkTable(ctx.store.registry.get(KB)));
     // What a hit is read from in this table (the packed column, or the separate ones of a table from before it).
-    const readColumns = [...hitColumns((await raw.schema()).fields.some((f) => f.name === HIT_COLUMN))];
+    const readColumns = [...hitColumns(hasHitColumn(await raw.schema()))];
     const annReady = table.vectorIndexReady;
     const stats = (await core.client.stats({})).kbs.find((s) => s.kb_id === KB);
     const kb = {

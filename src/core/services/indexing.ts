@@ -193,7 +193,7 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
     } else if (force || table.needsUpkeep) await crashDuring('upkeep', table.optimize());
     // A KB written by an older ragdesk gets the packed hit column (store/chunk-rows.ts HIT_COLUMN) and, where it was
     // indexed with IVF-HNSW-SQ, the current vector index kind (store/ann-params.ts), once.
-    const outdated = table.vectorIndexOutdated || table.hitsUnpacked;
+    const outdated = table.upgradeDue;
     if (table.hitsUnpacked) await crashDuring('pack', table.packHits(), 0);
     if (table.dim > 0 && (!table.vectorIndexReady || table.vectorIndexOutdated) && rows >= ANN_MIN_ROWS) {
       const withVectors = await table.count('vector IS NOT NULL');

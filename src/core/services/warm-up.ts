@@ -40,7 +40,7 @@ async function prewarm(ctx: CoreContext, kbId: string): Promise<void> {
   const table = await ctx.store.chunks(kbId);
   // A vector index of an older kind is built again in the background (services/indexing.ts, store/ann-params.ts),
   // and a table from before the packed hit column gets it (store/chunk-rows.ts HIT_COLUMN).
-  if (table?.vectorIndexOutdated || table?.hitsUnpacked) scheduleIndexing(ctx, kbId);
+  if (table?.upgradeDue) scheduleIndexing(ctx, kbId);
   if (table && (await table.count()) <= PREWARM_MAX_ROWS) await table.prewarmIndexes();
 }
 

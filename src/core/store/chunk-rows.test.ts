@@ -75,6 +75,19 @@ describe('the packed hit column', () => {
       const packed = { chunk_id: r.chunk_id, text: r.text, hit: packHit(r) };
       expect(toStored(packed, 0.5)).toEqual(toStored(split(r), 0.5));
     }
+    // what both read, written out: the separate columns' values, the JSON ones parsed
+    expect(toStored(split(cases[1]!), 0.5)).toEqual({
+      doc_id: 'doc',
+      chunk_index: 4,
+      text: 'Таможенные пошлины 海关 text',
+      title: 'He said "hi" \\ \u2028 </script> Таможня 海关',
+      source: 'C:\\docs\\"quoted".pdf',
+      tokens: 17,
+      location: { char_start: 100, char_end: 180, page: 12, heading_path: ['Глава "1"', '第二章'], line_start: 3, line_end: 9 },
+      metadata: { year: 2021, tags: ['a', 'б', '关'], note: 'line\nbreak' },
+      score: 0.5,
+    });
+    expect(toStored(split(cases[0]!), 0).location).toEqual({ char_start: 0, char_end: cases[0]!.text.length });
   });
 
   it('is what writeRow writes for a table that has the column, and what a ref takes its document and index from', () => {

@@ -121,6 +121,9 @@ export function hitColumns(packed: boolean): readonly string[] {
   return packed ? PACKED_HIT_COLUMNS : SPLIT_HIT_COLUMNS;
 }
 const PACKED_HIT_COLUMNS = ['chunk_id', 'text', HIT_COLUMN];
+/** Whether a chunk table's schema has the packed hit column (tables written before it existed have not). */
+export const hasHitColumn = (schema: { fields: ReadonlyArray<{ name: string }> }): boolean =>
+  schema.fields.some((f) => f.name === HIT_COLUMN);
 const SPLIT_HIT_COLUMNS = ['chunk_id', ...READ_COLUMNS];
 
 /** A hit's fields as the packed column holds them. */
@@ -268,35 +271,21 @@ export function plain(v: unknown): unknown {
     : v;
 }
 
-/** A hit's chunk from a row read with hitColumns (the packed column, or the separate ones). */
+/**
+ * A hit's chunk from a row read with hitColumns: the packed column, or the separate ones packed as packHit packs
+ * them (one way from columns to a hit, for both kinds of table).
+ */
 export function toStored(r: Raw, score: number): StoredChunk {
-  const p = unpackHit(r);
-  if (p)
-    return {
-      doc_id: p[0],
-      chunk_index: p[1],
-      text: String(r.text),
-      title: p[2],
-      source: p[3],
-      tokens: p[4],
-      location: p[5],
-      metadata: p[6],
-      score,
-    };
-  const location: Location = { char_start: Number(r.char_start), char_end: Number(r.char_end) };
-  if (r.page !== null && r.page !== undefined) location.page = Number(r.page);
-  if (r.heading_path) location.heading_path = JSON.parse(String(r.heading_path)) as string[];
-  if (r.line_start !== null && r.line_start !== undefined) location.line_start = Number(r.line_start);
-  if (r.line_end !== null && r.line_end !== undefined) location.line_end = Number(r.line_end);
+  const p = unpackHit(r) ?? (JSON.parse(packHit(r as HitSource)) as PackedHit);
   return {
-    doc_id: String(r.doc_id),
-    chunk_index: Number(r.chunk_index),
+    doc_id: p[0],
+    chunk_index: p[1],
     text: String(r.text),
-    title: String(r.title),
-    source: String(r.source),
-    tokens: Number(r.tokens),
-    location,
-    metadata: JSON.parse(String(r.metadata)) as Metadata,
+    title: p[2],
+    source: p[3],
+    tokens: p[4],
+    location: p[5],
+    metadata: p[6],
     score,
   };
 }

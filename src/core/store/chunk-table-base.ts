@@ -2,7 +2,7 @@ import type { Connection, Table } from '@lancedb/lancedb';
 import type { Schema } from 'apache-arrow';
 import { buildArrowTable } from './arrow-build.js';
 import { ANN_INDEX, annIndexKind, type AnnIndexKind } from './ann-params.js';
-import { HIT_COLUMN, hitColumns, writeRow, type ChunkRef, type ChunkRow, type StoredChunk } from './chunk-rows.js';
+import { hasHitColumn, hitColumns, writeRow, type ChunkRef, type ChunkRow, type StoredChunk } from './chunk-rows.js';
 import type { ExactStatsMark } from './exact-stats-mark.js';
 import { LexicalIndex, type LexicalPart } from './lexical-index.js';
 import { TableSnapshot } from './snapshot.js';
@@ -19,11 +19,6 @@ const SNAPSHOT_GRACE_MS = 60_000;
  */
 export abstract class ChunkTableBase {
   protected schema: Schema;
-  /**
-   * The table has the packed hit column (chunk-rows.ts HIT_COLUMN). A table created before it existed is read
-   * through its separate columns until upkeep adds it (packHits).
-   */
-  protected packed: boolean;
   /** The kind of the table's vector index (none: undefined). */
   protected vectorIndex: AnnIndexKind | undefined;
   protected readonly lexical: LexicalIndex;
@@ -46,7 +41,6 @@ export abstract class ChunkTableBase {
     mark: ExactStatsMark,
   ) {
     this.schema = schema;
-    this.packed = schema.fields.some((f) => f.name === HIT_COLUMN);
     this.lexical = new LexicalIndex(hasFts, mark);
   }
 
@@ -124,9 +118,25 @@ export abstract class ChunkTableBase {
     return this.vectorIndex !== undefined && this.vectorIndex !== ANN_INDEX;
   }
 
+  /**
+   * The table has the packed hit column (chunk-rows.ts HIT_COLUMN). A table created before it existed is read
+   * through its separate columns until upkeep adds it (packHits).
+   */
+  protected get packed(): boolean {
+    return hasHitColumn(this.schema);
+  }
+
   /** The table was written before the packed hit column existed and has not got it yet (upkeep adds it: packHits). */
   get hitsUnpacked(): boolean {
     return !this.packed;
+  }
+
+  /**
+   * What an older ragdesk left that upkeep brings up to date, once (services/indexing.ts): the packed hit column
+   * missing, or a vector index of an older kind.
+   */
+  get upgradeDue(): boolean {
+    return this.hitsUnpacked || this.vectorIndexOutdated;
   }
 
   /** The kind of the table's vector index, if it has one. */
@@ -158,7 +168,6 @@ export abstract class ChunkTableBase {
       await this.table.checkout(version);
       await this.table.restore();
       this.schema = await this.table.schema();
-      this.packed = this.schema.fields.some((f) => f.name === HIT_COLUMN);
       const indices = await this.table.listIndices();
       this.vectorIndex = vectorIndexOf(indices);
       this.lexical.reset(indices.some((i) => i.columns.includes('fts')));

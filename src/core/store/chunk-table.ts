@@ -118,7 +118,6 @@ export class ChunkTable extends ChunkTableBase {
     if (this.packed) return;
     await this.commit(() => this.table.addColumns([{ name: HIT_COLUMN, valueSql: PACK_HIT_SQL }]));
     this.schema = await this.table.schema();
-    this.packed = true;
   }
 
   /** Add a typed column for each metadata field the table does not have yet. */
