@@ -9,7 +9,7 @@ import type { ParsedDocument } from '../parse/types.js';
 import { crashPoint } from '../store/crash-point.js';
 import { sha256 } from '../util/hash.js';
 import type { CoreContext } from './context.js';
-import { buildRows } from './ingest-rows.js';
+import { analyzeChunks, buildRows } from './ingest-rows.js';
 import { ensureChunkTable } from '../store/ensure-chunk-table.js';
 import { markNeedsVectors } from './heal.js';
 import { indexFirstWrite, scheduleIndexing } from './indexing.js';
@@ -198,11 +198,22 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
 
   let embedder = await tryEmbedder(ctx, kb);
   const vectors = new Map<PreparedDoc, Float32Array[]>();
+  // A job may offer vectors of documents it just deleted (a renamed file): see jobs/vector-reuse.ts.
+  const embedding = embedder
+    ? embedReusing(
+        ctx,
+        kbId,
+        embedder,
+        first.flatMap(({ doc }) => doc.chunks.map((c) => passageText(doc.title, c.text))),
+      ).catch(unavailable)
+    : undefined;
+  // Awaited below; meanwhile it must not count as unhandled.
+  embedding?.catch(() => undefined);
+  // While the embedding worker runs and the batch before is written: the full-text column (see analyzeChunks).
+  const fts = analyzeChunks(first.map((w) => w.doc));
   if (embedder) {
-    const all = first.flatMap(({ doc }) => doc.chunks.map((c) => passageText(doc.title, c.text)));
     for (const w of first) ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'embed', chunks: w.doc.chunks.length });
-    // A job may offer vectors of documents it just deleted (a renamed file): see jobs/vector-reuse.ts.
-    const flat = await embedReusing(ctx, kbId, embedder, all).catch(unavailable);
+    const flat = await embedding;
     if (flat) {
       let at = 0;
       for (const { doc } of first) {
@@ -234,7 +245,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
     kb = ctx.store.registry.get(kbId);
     const now = new Date().toISOString();
     const version = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-    const built = buildRows(kbId, toWrite, { vectors, version, now, fields: kb.metadata_fields }, results);
+    const built = buildRows(kbId, toWrite, { vectors, fts, version, now, fields: kb.metadata_fields }, results);
     const good = built.good;
     if (good.length === 0) return;
     // Columns for new metadata fields (and any the table lacks) before the rows that carry them; then the registry.

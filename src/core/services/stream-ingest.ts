@@ -18,7 +18,7 @@ import type { CoreContext } from './context.js';
 import { markNeedsVectors } from './heal.js';
 import { indexFirstWrite, scheduleIndexing } from './indexing.js';
 import { NO_VECTORS_WARNING, tryEmbedder, type PreparedDoc } from './ingest.js';
-import { buildRows } from './ingest-rows.js';
+import { analyzeChunks, buildRows } from './ingest-rows.js';
 import { embedReusing } from './vector-reuse.js';
 
 /** A text or Markdown file to write section by section (see streamFile). */
@@ -131,35 +131,39 @@ export async function streamFile(ctx: CoreContext, kbId: string, input: StreamIn
       for (const w of drafted.warnings) warnings.add(w);
       const placed = placeChunks(drafted.chunks, offset, chunks);
       chunks += placed.length;
-      const vectors = vectorsOk
-        ? await embedReusing(
+      const doc = {
+        doc_id: input.doc_id,
+        title,
+        source: input.source,
+        metadata,
+        parsed,
+        chunking: input.chunking,
+        chunks: placed,
+        hash: '',
+        overwrite: input.overwrite,
+        warnings: [],
+      } as PreparedDoc;
+      const embedding = vectorsOk
+        ? embedReusing(
             ctx,
             kbId,
             vectorsOk,
             placed.map((c) => passageText(title, c.text)),
           ).catch(unavailable)
         : undefined;
+      embedding?.catch(() => undefined);
+      // Outside the KB's write lock, while the embedding worker runs (ingest-rows.ts analyzeChunks).
+      const fts = analyzeChunks([doc]);
+      const vectors = await embedding;
       if (!vectors) vectorsOk = undefined;
       // Outside the KB's write lock: only the staged-write marker tells the next open what to remove.
       crashPoint('section-embedded');
       table = await writeSection(ctx, kbId, { table, embedder, ver, docId: input.doc_id, now }, (kbNow) => {
-        const doc = {
-          doc_id: input.doc_id,
-          title,
-          source: input.source,
-          metadata,
-          parsed,
-          chunking: input.chunking,
-          chunks: placed,
-          hash: '',
-          overwrite: input.overwrite,
-          warnings: [],
-        } as PreparedDoc;
         const results: Array<AddResult | RagError> = [];
         const built = buildRows(
           kbId,
           [{ i: 0, doc, decision }],
-          { vectors: new Map(vectors ? [[doc, vectors]] : []), version: ver, now, fields: kbNow.metadata_fields },
+          { vectors: new Map(vectors ? [[doc, vectors]] : []), fts, version: ver, now, fields: kbNow.metadata_fields },
           results,
         );
         if (results[0] instanceof RagError) throw results[0];

@@ -6,7 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { RagError, toErrorEnvelope } from '../../../shared/errors.js';
-import { runOcrPageTask, type OcrPageTask } from '../../ocr/page-task.js';
+import type { OcrPageTask } from '../../ocr/page-task.js';
 import { packParsed, parseWithParser, type ParseTaskPayload } from '../registry.js';
 import { packSection, parseSection, type SectionTask } from '../stream/section-task.js';
 import type { PoolRequest, PoolResponse, TaskProgress } from './protocol.js';
@@ -35,8 +35,9 @@ const TASK_HANDLERS: Record<string, Handler> = {
   parse: async (payload: ParseTaskPayload) => packParsed(await parseWithParser(payload)),
   // One section of a large text or Markdown file (stream/section-task.ts).
   section: async (payload: SectionTask) => packSection(parseSection(payload)),
-  // One OCR page (src/core/ocr/page-task.ts): a scan is read page by page, each page a task of its own.
-  'ocr-page': (payload: OcrPageTask, ctx) => runOcrPageTask(payload, ctx.signal),
+  // One OCR page (src/core/ocr/page-task.ts): a scan is read page by page, each page a task of its own. Loaded on
+  // the first page: its canvas (a native module) took ~140 ms of every worker's start, and most never read a scan.
+  'ocr-page': async (payload: OcrPageTask, ctx) => (await import('../../ocr/page-task.js')).runOcrPageTask(payload, ctx.signal),
   // Self-tests of the pool's limits (parse-pool.test.ts): a stuck parser, a greedy one, one that reports progress.
   'selftest:spin': async (payload: { ms: number }) => {
     const end = Date.now() + payload.ms;
