@@ -50,6 +50,14 @@ export const ANN_SHORT_PROBES_PER_ROOT = 4.5;
 export type AnnIndexKind = 'ivf_rq' | 'ivf_hnsw_sq';
 export const ANN_INDEX: AnnIndexKind = 'ivf_rq';
 export const ANN_RQ_BITS = 4;
+/**
+ * Training vectors per IVF partition (LanceDB's `sampleRate`; its default is 256): k-means over 64 per partition
+ * is what FAISS asks for at least (39) with a margin. Measured on potion tables (the same vectors, one build each,
+ * 100 queries, 4.5·√partitions probes, refine 4): 54k vectors (116 partitions) build 1.9 → 0.86 s, recall@10
+ * 0.997 → 1.000; 1M (500) 18.2 → 14.6 s, 0.977 → 0.987. The whole index build is the last ~15 % of a `ragdesk
+ * add` of 20 MB with potion.
+ */
+export const ANN_SAMPLE_RATE = 64;
 
 /** The kind of a vector index from LanceDB's `listIndices()` entry (its `indexType`); undefined for another kind. */
 export function annIndexKind(indexType: string): AnnIndexKind | undefined {

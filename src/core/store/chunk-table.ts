@@ -4,7 +4,7 @@ import type { MetadataFieldType } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { buildArrowTable } from './arrow-build.js';
 import { chunksSchema, metadataArrowType, metadataNullSql } from './arrow-schemas.js';
-import { ANN_INDEX, ANN_RQ_BITS, annPartitions } from './ann-params.js';
+import { ANN_INDEX, ANN_RQ_BITS, ANN_SAMPLE_RATE, annPartitions } from './ann-params.js';
 import { indexLength } from './bm25.js';
 import {
   HIT_COLUMN,
@@ -297,7 +297,7 @@ export class ChunkTable extends ChunkTableBase {
     const numPartitions = annPartitions(rows);
     await this.commit(() =>
       this.table.createIndex('vector', {
-        config: Index.ivfRq({ distanceType: 'cosine', numPartitions, numBits: ANN_RQ_BITS }),
+        config: Index.ivfRq({ distanceType: 'cosine', numPartitions, numBits: ANN_RQ_BITS, sampleRate: ANN_SAMPLE_RATE }),
         replace: true,
       }),
     );
