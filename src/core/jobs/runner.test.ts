@@ -81,6 +81,31 @@ describe('runJob', () => {
     }
   });
 
+  it("starts loading the KB's model before the first file is read, not when the first batch is ready for it", async () => {
+    const { model } = await fixtureModels();
+    const core = await Core.open({ dataDir: tempDir(), allowDownload: false });
+    try {
+      await core.client.createKb({ kb_id: 'k', embedding_model: model });
+      const { job } = notesJob(core, 3);
+      // The file the job was at when the model was asked for (null: none yet).
+      const askedAt: Array<string | null> = [];
+      const models = core.ctx.models;
+      const getEmbedder = models.getEmbedder.bind(models);
+      models.getEmbedder = (m, o) => {
+        askedAt.push(job.current);
+        return getEmbedder(m, o);
+      };
+      // One batch for all three notes: without the early load the model is first asked for at the third note.
+      await core.jobs.run(core.ctx, job, { ledger: core.health.ledger('k', null), mirror: false, groupSize: 100 });
+      expect(job.state).toBe('done');
+      expect(askedAt[0]).toBeNull();
+      expect(await core.ctx.store.docs.count('k')).toBe(3);
+      expect((await core.client.search({ query: 'pallet customs', kb_ids: ['k'], mode: 'vector', top_k: 3 })).hits).toHaveLength(3);
+    } finally {
+      await core.close();
+    }
+  });
+
   it('keeps the documents table compacted while a long job writes it (upkeep waits for the job)', async () => {
     const core = await Core.open({ dataDir: tempDir(), allowDownload: false });
     try {

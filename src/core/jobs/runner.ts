@@ -2,7 +2,7 @@ import { coveredScripts } from '../health/classify.js';
 import type { FileLedger } from '../health/ledger.js';
 import type { CoreContext } from '../services/context.js';
 import { passageText } from '../embed/passage.js';
-import { commitDocuments } from '../services/ingest.js';
+import { commitDocuments, tryEmbedder } from '../services/ingest.js';
 import { bulkWriting } from '../services/indexing.js';
 import { deleteDocs } from './delete-docs.js';
 import { examine, type Examined, type ExamineEnv, type Pending } from './examine.js';
@@ -96,6 +96,9 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
   const endBulk = bulkWriting(ctx, kbId);
   try {
     const kb = ctx.store.registry.get(kbId);
+    // The KB's model loads in the embedding worker while the first files are read and chunked, not once the first
+    // batch asks for it: potion took ~0.8 s to load, and the loop stood still for ~0.5 s of it after two batches.
+    tryEmbedder(ctx, kb).catch(() => undefined);
     const x: ExamineEnv = {
       ctx,
       kb,
