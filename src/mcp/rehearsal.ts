@@ -16,27 +16,37 @@ export const REHEARSAL_CLIENT = 'ragdesk-rehearsal';
  * the call handler, the tool, the answer's JSON) is compiled at its first use by V8 and zod: run once here, off the
  * request path, it is not compiled in that call. The answer is thrown away by the caller; nothing records it.
  */
-export async function rehearseToolCall(backend: Backend, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+export function rehearseToolCall(backend: Backend, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return linked(backend, (client) => callThrough(client, name, args));
+}
+
+/** An SDK client linked in memory to an MCP server made like the stdio one over `backend`, for `work`. */
+async function linked<T>(backend: Backend, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ name: REHEARSAL_CLIENT, version: RAGDESK_VERSION });
   const close = await linkInMemory(createMcpServer({ backend: async () => backend }), client);
   try {
-    const params = { name, arguments: args };
-    deserializeMessage(serializeMessage({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }));
-    const result = await client.request({ method: 'tools/call', params }, CallToolResultSchema);
-    deserializeMessage(serializeMessage({ jsonrpc: '2.0', id: 1, result }));
-    return result;
+    return await work(client);
   } finally {
     await close();
   }
+}
+
+/** One tools/call through `client`, the request and its answer also through the stdio framing. */
+async function callThrough(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const params = { name, arguments: args };
+  deserializeMessage(serializeMessage({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }));
+  const result = await client.request({ method: 'tools/call', params }, CallToolResultSchema);
+  deserializeMessage(serializeMessage({ jsonrpc: '2.0', id: 1, result }));
+  return result;
 }
 
 /** search_kb calls a rehearsal makes: V8 compiles a function's faster code after some runs of it, not at the first. */
 export const SEARCH_REHEARSALS = 5;
 
 /**
- * `calls` search_kb calls (rehearseToolCall, one link): the first with `query`, the next with the openings of the
- * hits it found (other terms, other rows, as an agent's next queries). Resolves with the answers; rejects as a call
- * fails.
+ * `calls` search_kb calls over one link (as rehearseToolCall makes it): the first with `query`, the next with the
+ * openings of the hits it found (other terms, other rows, as an agent's next queries). Resolves with the answers;
+ * rejects as a call fails.
  */
 export async function rehearseSearch(
   backend: Backend,
@@ -44,25 +54,27 @@ export async function rehearseSearch(
   query: string,
   calls = SEARCH_REHEARSALS,
 ): Promise<CallToolResult[]> {
-  const answers: CallToolResult[] = [];
-  const queries = [query];
-  for (let i = 0; i < calls; i++) {
-    const result = await rehearseToolCall(backend, 'search_kb', { ...args, query: queries[i] ?? query });
-    if (result.isError) throw new Error(`search_kb failed: ${JSON.stringify(result.content)}`);
-    answers.push(result);
-    if (i === 0) {
-      const hits = (result.structuredContent as { hits?: Array<{ text?: unknown }> } | undefined)?.hits ?? [];
-      for (const h of hits)
-        queries.push(
-          String(h.text ?? '')
-            .split(/\s+/)
-            .filter(Boolean)
-            .slice(0, 6)
-            .join(' ') || query,
-        );
+  return linked(backend, async (client) => {
+    const answers: CallToolResult[] = [];
+    const queries = [query];
+    for (let i = 0; i < calls; i++) {
+      const result = await callThrough(client, 'search_kb', { ...args, query: queries[i] ?? query });
+      if (result.isError) throw new Error(`search_kb failed: ${JSON.stringify(result.content)}`);
+      answers.push(result);
+      if (i === 0) {
+        const hits = (result.structuredContent as { hits?: Array<{ text?: unknown }> } | undefined)?.hits ?? [];
+        for (const h of hits)
+          queries.push(
+            String(h.text ?? '')
+              .split(/\s+/)
+              .filter(Boolean)
+              .slice(0, 6)
+              .join(' ') || query,
+          );
+      }
     }
-  }
-  return answers;
+    return answers;
+  });
 }
 
 /** Connect an SDK client to an MCP server in this process (InMemoryTransport); resolves with what closes both. */
