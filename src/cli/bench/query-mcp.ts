@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { readProfileDir, summariseProfile, type ProfileSummary } from './cpu-profile.js';
+import { afterPauses, pipeFloor, type PipeFloor } from './query-idle.js';
 import { percentile, round } from './stats.js';
 
 /**
@@ -20,6 +21,8 @@ const START_RUNS = 5;
  * model's first turn, seconds after tools/list, and the server warms up meanwhile (see core/services/warm-up.ts).
  */
 export const FIRST_CALL_PAUSE_MS = 3000;
+/** Warm searches (and echo round trips) made FIRST_CALL_PAUSE_MS after the call before: the first call's control. */
+const PAUSED_RUNS = 3;
 
 export type Series = Record<string, number[]>;
 
@@ -39,6 +42,10 @@ export interface McpFigures {
   /** First search right after tools/list (it waits for the warm-up), then FIRST_CALL_PAUSE_MS after it. */
   starts: StartRun[];
   startsPaused: StartRun[];
+  /** A warm server's hybrid searches, each FIRST_CALL_PAUSE_MS after its last call (ms): what the pause alone costs. */
+  warmPaused: number[];
+  /** A pipe round trip to an echo process, back to back and FIRST_CALL_PAUSE_MS after the last: the machine's floor. */
+  pipe: PipeFloor;
   /** Mean size of a search_kb result as JSON (what crosses the pipe), and of its structuredContent alone, per call kind. */
   responseBytes: Record<string, number>;
   profile: (ProfileSummary & { fts_calls: number; busy_ms_per_call: number }) | { error: string };
@@ -227,9 +234,13 @@ export async function mcpPhase(job: Job): Promise<McpFigures> {
   const series: Series = {};
   const bytes: Record<string, number[]> = {};
   const client = await connect(job);
+  let warmPaused: number[];
   try {
     await warm(client, job);
     await timedCalls(client, job, series, bytes);
+    let q = WARMUP + START_RUNS;
+    const next = () => searchKb(client, job, job.queries[q++ % job.queries.length]!, 'hybrid', 10);
+    warmPaused = await afterPauses(next, FIRST_CALL_PAUSE_MS, PAUSED_RUNS);
   } finally {
     await client.close();
   }
@@ -238,5 +249,6 @@ export async function mcpPhase(job: Job): Promise<McpFigures> {
   const responseBytes = Object.fromEntries(
     Object.entries(bytes).map(([k, xs]) => [k, Math.round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length))]),
   );
-  return { series, starts, startsPaused, responseBytes, profile, startProfile: start, floors };
+  const pipe = await pipeFloor(FIRST_CALL_PAUSE_MS, PAUSED_RUNS);
+  return { series, starts, startsPaused, warmPaused, pipe, responseBytes, profile, startProfile: start, floors };
 }
