@@ -175,6 +175,7 @@ export async function parseBytes(input: ParseBytesInput, options: ParseOptions =
     ...(input.filename === undefined ? {} : { filename: input.filename }),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    bytes: input.data.byteLength,
     retire: input.data.byteLength > RETIRE_AFTER_BYTES,
   });
   return unpackParsed(packed);

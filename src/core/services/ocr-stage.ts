@@ -51,10 +51,18 @@ export interface OcrStageOptions {
   pool?: ParsePool | 'in-thread' | undefined;
 }
 
+/**
+ * What an OCR page counts against its worker's input budget (ParsePool `maxBytesPerWorker`, 64 MB by default): a
+ * worker reads 200 pages before it is replaced, as when the pool counted tasks. A page's task holds far more than
+ * its share of the file (the page rendered at 300 dpi, Tesseract's buffers), and the recognizer's memory never shrinks.
+ */
+export const OCR_PAGE_BYTES = 320 * 1024;
+
 function poolRunner(pool: ParsePool, filename: string | undefined): RunPage {
   return async (task: OcrPageTask, signal?: AbortSignal) => {
     try {
       return await pool.run<OcrPageResult>('ocr-page', task, {
+        bytes: OCR_PAGE_BYTES,
         timeoutMs: PAGE_TIMEOUT_MS,
         maxTaskMs: 3 * PAGE_TIMEOUT_MS,
         ...(filename ? { filename } : {}),

@@ -95,6 +95,41 @@ describe('ParsePool', () => {
     }
   });
 
+  it(
+    'replaces a worker after maxTasksPerWorker tasks, or once its tasks counted maxBytesPerWorker bytes',
+    { timeout: 30_000 },
+    async () => {
+      const small = new ParsePool({ size: 1, timeoutMs: 5_000, idleMs: 60_000, maxTasksPerWorker: 3, maxBytesPerWorker: 100 });
+      try {
+        const thread = (bytes?: number) => small.run<number>('selftest:thread', {}, bytes === undefined ? {} : { bytes });
+        const byTasks = [await thread(), await thread(), await thread(), await thread()];
+        expect(new Set(byTasks.slice(0, 3)).size).toBe(1);
+        expect(byTasks[3]).not.toBe(byTasks[0]);
+        // 60 + 60 reach 100: the worker that ran the second is replaced after it; 99 bytes alone do not.
+        const byBytes = [await thread(60), await thread(60), await thread(99), await thread(0)];
+        expect(byBytes[0]).toBe(byBytes[1]);
+        expect(byBytes[2]).not.toBe(byBytes[1]);
+        expect(byBytes[3]).toBe(byBytes[2]);
+      } finally {
+        await small.close();
+      }
+    },
+  );
+
+  it('parseBytes counts its input against the worker budget', { timeout: 30_000 }, async () => {
+    const small = new ParsePool({ size: 1, timeoutMs: 5_000, idleMs: 60_000, maxBytesPerWorker: 20 });
+    try {
+      const thread = () => small.run<number>('selftest:thread', {});
+      const first = await thread();
+      await parseBytes({ data: Buffer.from('twelve bytes'), filename: 'a.txt' }, { pool: small });
+      expect(await thread()).toBe(first);
+      await parseBytes({ data: Buffer.from('twelve bytes'), filename: 'b.txt' }, { pool: small });
+      expect(await thread()).not.toBe(first);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('queues tasks beyond its size and runs them all', { timeout: 30_000 }, async () => {
     const docs = await Promise.all(
       Array.from({ length: 5 }, (_, i) => parseBytes({ data: Buffer.from(`doc ${i}`), filename: `${i}.txt` }, { pool })),

@@ -4,7 +4,7 @@
  * `ctx.progress` after each page and stops when `ctx.signal` aborts). Bundled builds emit it as
  * `out/main/parse-worker.js`; under vitest/tsx it runs from this .ts file.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, threadId } from 'node:worker_threads';
 import { RagError, toErrorEnvelope } from '../../../shared/errors.js';
 import type { OcrPageTask } from '../../ocr/page-task.js';
 import { packParsed, parseWithParser, type ParseTaskPayload } from '../registry.js';
@@ -46,6 +46,8 @@ const TASK_HANDLERS: Record<string, Handler> = {
     }
     return 'spun';
   },
+  // Which worker ran it: the pool's replacement of workers is seen by their thread ids.
+  'selftest:thread': async () => threadId,
   'selftest:oom': async () => {
     const hold: string[][] = [];
     for (;;) hold.push(Array.from({ length: 100_000 }, (_, i) => `${i} `.repeat(4)));

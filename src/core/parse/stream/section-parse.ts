@@ -49,7 +49,12 @@ export class SectionParser {
       const task: SectionTask = { format: this.format, source: section.source, firstLine: section.firstLine, first };
       // In this thread the document is used as parsed; only one from the pool was packed to cross over.
       const got = this.pool
-        ? unpackSection(await this.pool.run<SectionBlocks<PackedDocument>>('section', task, signal ? { signal } : {}))
+        ? unpackSection(
+            await this.pool.run<SectionBlocks<PackedDocument>>('section', task, {
+              bytes: section.source.length,
+              ...(signal ? { signal } : {}),
+            }),
+          )
         : parseSection(task);
       await before;
       for (const w of got.warnings) this.warnings.add(w);
