@@ -2,7 +2,9 @@ import koffi from 'koffi';
 import { describe, expect, it } from 'vitest';
 import {
   canTrimNativeHeap,
+  fixMmapThreshold,
   holdNativeHeapTrim,
+  MMAP_THRESHOLD_BYTES,
   nativeTrimEveryMs,
   nativeTrimHolders,
   startNativeHeapTrim,
@@ -17,6 +19,30 @@ const rssMb = () => process.memoryUsage().rss / 2 ** 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('trimming the C heap', () => {
+  // First in this file: the trimmer below fixes the threshold too, and glibc's setting lasts for the process.
+  it.skipIf(!glibc)(`serves blocks over the fixed threshold with their own pages, where glibc had raised it (${why})`, () => {
+    const libc = koffi.load('libc.so.6');
+    const malloc = libc.func('void *malloc(size_t size)');
+    const free = libc.func('void free(void *ptr)');
+    const counts = koffi.struct('mallinfo2_counts', { arena: 'size_t', ordblks: 'size_t', smblks: 'size_t', hblks: 'size_t' });
+    const mallinfo2 = libc.func('mallinfo2', koffi.struct('mallinfo2', { head: counts, rest: koffi.array('size_t', 6) }), []);
+    const mmapped = () => Number((mallinfo2() as { head: { hblks: number } }).head.hblks);
+    // glibc mmaps a block only when no free space in the arena fits it: 3 MiB blocks, both held, do not fit there.
+    const size = 3 * 2 ** 20;
+    expect(size).toBeGreaterThan(MMAP_THRESHOLD_BYTES);
+    // A freed 4 MiB block (mmapped: over the 128 KiB glibc starts at) raises the threshold to 4 MiB.
+    free(malloc(4 * 2 ** 20));
+    const before = mmapped();
+    const inArena = malloc(size);
+    expect(mmapped()).toBe(before);
+    expect(fixMmapThreshold()).toBe(true);
+    const own = malloc(size);
+    expect(mmapped()).toBe(before + 1);
+    free(own);
+    free(inArena);
+    expect(mmapped()).toBe(before);
+  });
+
   it.skipIf(!glibc).each([
     ['in this thread', () => Promise.resolve(trimNativeHeap())],
     ['in the thread pool', trimNativeHeapInBackground],
