@@ -3,6 +3,7 @@ import type { TokenCounter } from '../chunk/types.js';
 import { localTokenizerDir } from './loader.js';
 import type { ModelSpec } from './model-spec.js';
 import { bertWordIds, CHECK_WORDS } from './bert-word-ids.js';
+import { GenerationalMemo } from '../util/generational-memo.js';
 import { ownString } from '../util/own-string.js';
 
 /**
@@ -52,7 +53,7 @@ export async function loadModelTokenCounter(spec: ModelSpec, cacheDir: string): 
 
 const MAX_CACHED_WORD = 64;
 const WHITESPACE = /[\s\u3000]+/;
-const MAX_CACHE = 200_000;
+const MAX_CACHE = 50_000;
 
 /**
  * Token counts per whitespace-separated word, memoised. Exact for the tokenizers transformers.js runs for
@@ -61,7 +62,7 @@ const MAX_CACHE = 200_000;
  * large corpus tokenizes each distinct word about once instead of every occurrence several times.
  */
 export function wordMemoizedCount(countWord: (word: string) => number): (text: string) => number {
-  const cache = new Map<string, number>();
+  const cache = new GenerationalMemo<string, number>(MAX_CACHE, ownString);
   return (text: string) => {
     let total = 0;
     for (const word of text.split(WHITESPACE)) {
@@ -73,8 +74,7 @@ export function wordMemoizedCount(countWord: (word: string) => number): (text: s
       let n = cache.get(word);
       if (n === undefined) {
         n = countWord(word);
-        if (cache.size >= MAX_CACHE) cache.clear();
-        cache.set(ownString(word), n);
+        cache.set(word, n);
       }
       total += n;
     }

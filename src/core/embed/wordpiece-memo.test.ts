@@ -42,7 +42,7 @@ describe('memoizeWordPiece', () => {
       );
     }
     // every distinct word is in the memo once; "customs" was split once for its four uses
-    expect(memo!.has('customs')).toBe(true);
+    expect(memo!.get('customs')).toBeDefined();
     expect(memo!.size).toBeLessThan(texts.join(' ').split(/\s+/).length);
   });
 

@@ -1,3 +1,4 @@
+import { GenerationalMemo } from '../util/generational-memo.js';
 import { ownString } from '../util/own-string.js';
 import { PIECE_SPAN, pieceFinder } from './piece-trie.js';
 
@@ -12,8 +13,8 @@ import { PIECE_SPAN, pieceFinder } from './piece-trie.js';
  * int64-rows.ts (loaded 2-core machine).
  */
 
-/** Distinct words kept; the memo starts over past this (a few MB of short strings). */
-export const WORDPIECE_MEMO_WORDS = 200_000;
+/** Distinct words kept, in two generations (util/generational-memo.ts; a few MB of short strings). */
+export const WORDPIECE_MEMO_WORDS = 50_000;
 
 interface WordPieceModel {
   encode(tokens: string[]): string[];
@@ -55,12 +56,12 @@ export function wordPieceSplitter(model: WordPieceModel): ((word: string) => str
 }
 
 /** Memoise the tokenizer's WordPiece model per word; returns the memo (for tests), or undefined when not WordPiece. */
-export function memoizeWordPiece(tokenizer: unknown): Map<string, string[]> | undefined {
+export function memoizeWordPiece(tokenizer: unknown): GenerationalMemo<string, string[]> | undefined {
   const model = (tokenizer as { _tokenizer?: { model?: unknown } } | undefined)?._tokenizer?.model as WordPieceModel | undefined;
   if (!model || typeof model.encode !== 'function' || model.constructor?.name !== 'WordPieceTokenizer') return undefined;
   const encode = model.encode.bind(model);
   const split = wordPieceSplitter(model);
-  const memo = new Map<string, string[]>();
+  const memo = new GenerationalMemo<string, string[]>(WORDPIECE_MEMO_WORDS, ownString);
   model.encode = (tokens: string[]): string[] => {
     const out: string[] = [];
     for (const word of tokens) {
@@ -69,7 +70,6 @@ export function memoizeWordPiece(tokenizer: unknown): Map<string, string[]> | un
         // Pieces are cut out of the word: split a copy, so that neither keeps the text it came from alive.
         const own = ownString(word);
         pieces = split?.(own) ?? encode([own]);
-        if (memo.size >= WORDPIECE_MEMO_WORDS) memo.clear();
         memo.set(own, pieces);
       }
       for (const p of pieces) out.push(p);

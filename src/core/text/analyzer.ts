@@ -2,6 +2,7 @@ import { stemmer as stemEnglish } from '@orama/stemmers/english';
 import { stemmer as stemRussian } from '@orama/stemmers/russian';
 import { foldCjkRadicals } from './cjk-radicals.js';
 import { ENGLISH_STOP_WORDS, RUSSIAN_STOP_WORDS } from './stopwords.js';
+import { GenerationalMemo } from '../util/generational-memo.js';
 import { ownString } from '../util/own-string.js';
 
 /**
@@ -58,8 +59,8 @@ function pushCjk(run: string, out: string[]): void {
 }
 
 /** Analysed tokens per distinct word, memoised: stemming every occurrence is most of the indexing cost. */
-const wordCache = new Map<string, readonly string[]>();
-const MAX_WORD_CACHE = 200_000;
+const MAX_WORD_CACHE = 50_000;
+const wordCache = new GenerationalMemo<string, readonly string[]>(MAX_WORD_CACHE, ownString);
 
 function wordTokens(word: string): readonly string[] {
   let tokens = wordCache.get(word);
@@ -69,7 +70,6 @@ function wordTokens(word: string): readonly string[] {
     const fresh: string[] = [];
     analyzeWord(own, fresh);
     tokens = fresh;
-    if (wordCache.size >= MAX_WORD_CACHE) wordCache.clear();
     wordCache.set(own, tokens);
   }
   return tokens;
@@ -134,9 +134,9 @@ export function analyzeTokens(text: string): string[] {
 }
 
 /** A word's tokens joined by spaces ('' for none), memoised apart from wordCache for the index string. */
-const joinedCache = new Map<string, string>();
+const joinedCache = new GenerationalMemo<string, string>(MAX_WORD_CACHE, ownString);
 
-/** Empty the word caches (up to 200k words each, tens of MB): for a process done analysing for a while. */
+/** Empty the word caches (up to 50k words each, in two generations): for a process done analysing for a while. */
 export function clearAnalyzerCaches(): void {
   wordCache.clear();
   joinedCache.clear();
@@ -161,7 +161,6 @@ export function analyzeForIndex(text: string): string {
         const tokens: string[] = [];
         analyzeWord(own, tokens);
         known = tokens.join(' ');
-        if (joinedCache.size >= MAX_WORD_CACHE) joinedCache.clear();
         joinedCache.set(own, known);
       }
       joined = known;
