@@ -66,19 +66,20 @@ export function trimNativeHeapInBackground(): Promise<boolean> {
 
 /** glibc's `M_MMAP_THRESHOLD` (malloc.h). */
 const M_MMAP_THRESHOLD = -3;
-/** Allocations of this size or more get pages of their own (fixMmapThreshold). */
+/** Allocations of this size or more that no free room in an arena fits get pages of their own (fixMmapThreshold). */
 export const MMAP_THRESHOLD_BYTES = 256 * 1024;
 let thresholdFixed = false;
 
 /**
- * From now on every allocation of `bytes` or more is served by its own mmap and handed back to the system by
- * free(). glibc starts at 128 KiB but raises its threshold to the size of every mmapped block freed (up to 32 MiB),
- * so once LanceDB frees one large Arrow buffer, every later buffer under that size is carved out of an arena, and
- * the arena keeps the pages between live blocks: in a folder's `add` glibc held 220 MB free against 70-95 MB in use
- * (mallinfo2), which no `malloc_trim` gives back. A fixed threshold stops the raising (glibc: setting it turns off
- * the dynamic one). Measured with `ragdesk add` and potion-base-4M (docs/benchmarks.md): the bench's 50,000-file
- * folder 781 → 622 MB peak, its 200 MB Markdown file 689 → 519 MB, at 128 KiB and 1 MiB alike. Once per process;
- * false where it cannot be done (not glibc).
+ * From now on an allocation of `bytes` or more that no free room in an arena fits gets pages of its own (mmap),
+ * handed back to the system by free(), instead of growing the arena. glibc starts at 128 KiB but raises its
+ * threshold to the size of every mmapped block freed (up to 32 MiB), so once LanceDB frees one large Arrow buffer,
+ * every later buffer under that size is carved out of an arena, and the arena keeps the pages between live blocks:
+ * in a folder's `add` glibc held 220 MB free against 70-95 MB in use (mallinfo2), which no `malloc_trim` gives
+ * back. A fixed threshold stops the raising (glibc: setting it turns off the dynamic one). Measured with `ragdesk
+ * add` and potion-base-4M (docs/benchmarks.md): the bench's 50,000-file folder 807 / 776 → 623 / 635 MB peak (613 at
+ * 128 KiB and at 1 MiB), its 200 MB Markdown file 689 / 615 → 519 / 546 MB. Once per process; false where it
+ * cannot be done (not glibc).
  */
 export function fixMmapThreshold(bytes = MMAP_THRESHOLD_BYTES): boolean {
   if (!canTrimNativeHeap()) return false;
