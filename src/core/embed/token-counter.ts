@@ -74,7 +74,7 @@ export function wordMemoizedCount(countWord: (word: string) => number): (text: s
       let n = cache.get(word);
       if (n === undefined) {
         n = countWord(word);
-        cache.set(word, n);
+        cache.set(ownString(word), n);
       }
       total += n;
     }

@@ -7,7 +7,9 @@
  * hot words in a quarter of the memory: the bench's 50,000-file folder peaked 626-631 → 596-606 MB, its 20 MB
  * folder took the same time (docs/benchmarks.md).
  *
- * `own` makes a key that is kept: a word sliced out of a document would otherwise keep the whole text alive.
+ * `set` keeps the key it is given: callers pass a key of their own (util/own-string.ts), made once for the value
+ * they compute from it too. `own` makes one for a hit copied from the old generation, whose key is the one looked
+ * up: a word sliced out of a document would otherwise keep the whole text alive.
  */
 export class GenerationalMemo<K, V> {
   private young = new Map<K, V>();
@@ -25,7 +27,7 @@ export class GenerationalMemo<K, V> {
     const hit = this.young.get(key);
     if (hit !== undefined) return hit;
     const kept = this.old.get(key);
-    if (kept !== undefined) this.set(key, kept);
+    if (kept !== undefined) this.set(this.own(key), kept);
     return kept;
   }
 
@@ -34,7 +36,7 @@ export class GenerationalMemo<K, V> {
       this.old = this.young;
       this.young = new Map();
     }
-    this.young.set(this.own(key), value);
+    this.young.set(key, value);
   }
 
   clear(): void {
