@@ -126,7 +126,12 @@ async function load(key: string, spec: ModelSpec, allowDownload: boolean): Promi
 }
 
 function embeddingLoaded(m: Extract<Loaded, { kind: 'embedding' }>): LoadResult {
-  return { dim: m.dim, ...(m.dtype ? { dtype: m.dtype } : {}), ...(m.table ? { table: true } : {}) };
+  return {
+    dim: m.dim,
+    ...(m.dtype ? { dtype: m.dtype } : {}),
+    ...(m.table ? { table: true } : {}),
+    ...(m.table?.simd ? { simd: true } : {}),
+  };
 }
 
 function loaded<K extends Loaded['kind']>(key: string, kind: K): Extract<Loaded, { kind: K }> {
@@ -140,7 +145,8 @@ function loaded<K extends Loaded['kind']>(key: string, kind: K): Extract<Loaded,
 /**
  * Tokenize (padded, truncated to the model's max length), run the model, masked-mean-pool and L2-normalise.
  * Models whose export already pools (`sentence_embedding`, or a 2-D output) are only normalised. A static model's
- * batch is pooled from its token table instead of run (the same vectors, bit for bit: static-table.ts).
+ * batch is pooled from its token table instead of run (the same vectors, bit for bit, or but for float32 rounding
+ * where SIMD sums the rows: static-table.ts).
  */
 async function runEmbedding(
   pipe: FeatureExtractionPipeline,
@@ -150,7 +156,7 @@ async function runEmbedding(
 ): Promise<{ data: Float32Array; dim: number }> {
   const rows = encode(texts);
   if (table && rows.input_ids && rows.attention_mask) {
-    const data = tablePoolNormalize(table.rows, table.dim, rows.input_ids.data, rows.attention_mask.data, rows.input_ids.dims);
+    const data = tablePoolNormalize(table.rows, table.dim, rows.input_ids.data, rows.attention_mask.data, rows.input_ids.dims, table.simd);
     if (data) return { data, dim: table.dim };
   }
   const inputs: Record<string, Tensor> = {};

@@ -3,6 +3,7 @@
  * transformers.js' `pooling: 'mean'`, which converts the int64 mask entry again for every dimension and walks
  * the hidden states with a stride: this is several times faster and keeps the masking rule in plain sight.
  */
+import type { SimdRowSum } from './simd-pool.js';
 
 /** A model output tensor as transformers.js gives it. */
 interface OutputTensor {
@@ -43,8 +44,9 @@ export function meanPoolNormalize(hidden: ArrayLike<number>, dims: readonly numb
 /**
  * The same pooling over a static model's token table (static-table.ts): a text's unmasked tokens' rows are read
  * from `table` ([vocab, dim]) by id instead of from a model output, and summed in the same order, so the vectors
- * are bit-identical to meanPoolNormalize over that model's output. `ids` and `mask` are [batch, seq] int64 rows;
- * undefined when an id falls outside the table.
+ * are bit-identical to meanPoolNormalize over that model's output. With `simd` (simd-pool.ts, over the same table)
+ * the rows are summed four floats at a time in float32: the same vectors but for rounding (~1e-7). `ids` and
+ * `mask` are [batch, seq] int64 rows; undefined when an id falls outside the table.
  */
 export function tablePoolNormalize(
   table: Float32Array,
@@ -52,12 +54,14 @@ export function tablePoolNormalize(
   ids: BigInt64Array,
   mask: BigInt64Array,
   dims: readonly number[],
+  simd?: SimdRowSum,
 ): Float32Array | undefined {
   const [batch = 0, seq = 0] = dims;
   const size = table.length / dim;
   const out = new Float32Array(batch * dim);
   const sum = new Float64Array(dim);
-  const rows = new Int32Array(seq);
+  const fast = simd && seq <= simd.rows.length ? simd : undefined;
+  const rows = fast ? fast.rows : new Int32Array(seq);
   // int64 entries read as their two int32 halves (no BigInt per token): ids are below 2^31 (the table's size).
   const id32 = LITTLE_ENDIAN ? new Int32Array(ids.buffer, ids.byteOffset, ids.length * 2) : undefined;
   const mask32 = LITTLE_ENDIAN ? new Int32Array(mask.buffer, mask.byteOffset, mask.length * 2) : undefined;
@@ -70,7 +74,8 @@ export function tablePoolNormalize(
       if (id < 0 || id >= size) return undefined;
       rows[n++] = id * dim;
     }
-    sumRowsNormalize(table, rows, n, dim, sum, out, b * dim);
+    if (fast) fast.sumNormalize(n, out, b * dim);
+    else sumRowsNormalize(table, rows, n, dim, sum, out, b * dim);
   }
   return out;
 }

@@ -27,6 +27,8 @@ export interface LoadResult {
   dtype?: string;
   /** A static model: its batches are pooled from its token table (static-table.ts), not run. */
   table?: boolean;
+  /** Its rows are summed with WebAssembly SIMD (simd-pool.ts). */
+  simd?: boolean;
 }
 
 export interface EmbedResult {

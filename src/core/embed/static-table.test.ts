@@ -28,6 +28,8 @@ async function pooledByRun(pipe: FeatureExtractionPipeline, rows: ReturnType<Ret
 }
 
 const bitsDiffer = (a: Float32Array, b: Float32Array) => a.length !== b.length || a.some((x, i) => !Object.is(x, b[i]));
+const maxDiff = (a: Float32Array, b: Float32Array) =>
+  a.length !== b.length ? Infinity : a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i]!)), 0);
 
 const pipes: FeatureExtractionPipeline[] = [];
 afterAll(async () => {
@@ -53,7 +55,18 @@ describe('staticTokenTable', () => {
         const got = tablePoolNormalize(table!.rows, table!.dim, rows.input_ids!.data, rows.attention_mask!.data, rows.input_ids!.dims)!;
         const want = await pooledByRun(pipe, rows);
         if (bitsDiffer(got, want)) expect(Array.from(got), `${dir}: ${JSON.stringify(batch).slice(0, 120)}`).toEqual(Array.from(want));
+        // Summed with SIMD in float32 (simd-pool.ts): the same vectors but for rounding (~2e-6 at most seen here).
+        const simd = tablePoolNormalize(
+          table!.rows,
+          table!.dim,
+          rows.input_ids!.data,
+          rows.attention_mask!.data,
+          rows.input_ids!.dims,
+          table!.simd,
+        );
+        expect(maxDiff(simd!, want), dir).toBeLessThan(1e-5);
       }
+      expect(table!.simd, dir).toBeDefined();
     }
   });
 
@@ -84,15 +97,17 @@ describe('staticTokenTable', () => {
     expect(tablePoolNormalize(table, 2, BigInt64Array.of(0n, 1n << 32n), mask, [1, 2])).toBeUndefined();
   });
 
-  it('the embedding worker pools from the table and gives the vectors it gives without one (RAGDESK_EMBED_TABLE=0)', async () => {
+  it('the embedding worker pools from the table and gives the vectors it gives without one (RAGDESK_EMBED_TABLE=0, RAGDESK_EMBED_SIMD=0)', async () => {
     const [fixture] = await tokenizerModelDirs();
     const contextual = await buildFixtureModel(path.join(tempDir('ragdesk-static-table-'), 'contextual'), { contextual: true });
     const texts = tokenizerTexts();
-    const inWorker = async (dir: string, off: boolean) => {
-      const before = process.env.RAGDESK_EMBED_TABLE;
-      // A worker gets the environment as it is when it starts; it reads the variable when it loads a model.
+    const inWorker = async (dir: string, off: boolean, scalar = false) => {
+      const before = { table: process.env.RAGDESK_EMBED_TABLE, simd: process.env.RAGDESK_EMBED_SIMD };
+      // A worker gets the environment as it is when it starts; it reads the variables when it loads a model.
       if (off) process.env.RAGDESK_EMBED_TABLE = '0';
       else delete process.env.RAGDESK_EMBED_TABLE;
+      if (scalar) process.env.RAGDESK_EMBED_SIMD = '0';
+      else delete process.env.RAGDESK_EMBED_SIMD;
       const client = new EmbedWorkerClient({
         workerPath: resolveEmbedWorkerPath(),
         init: { cacheDir: tempDir('ragdesk-static-table-cache-') },
@@ -105,17 +120,23 @@ describe('staticTokenTable', () => {
         const out = await client.request<EmbedResult>({ type: 'embed', key: 'm', texts });
         return { loaded, vectors: new Float32Array(out.buffer) };
       } finally {
-        if (before === undefined) delete process.env.RAGDESK_EMBED_TABLE;
-        else process.env.RAGDESK_EMBED_TABLE = before;
+        if (before.table === undefined) delete process.env.RAGDESK_EMBED_TABLE;
+        else process.env.RAGDESK_EMBED_TABLE = before.table;
+        if (before.simd === undefined) delete process.env.RAGDESK_EMBED_SIMD;
+        else process.env.RAGDESK_EMBED_SIMD = before.simd;
         await client.dispose();
       }
     };
     const on = await inWorker(fixture!, false);
+    const scalar = await inWorker(fixture!, false, true);
     const off = await inWorker(fixture!, true);
-    expect(on.loaded).toMatchObject({ dim: 64, table: true });
+    expect(on.loaded).toMatchObject({ dim: 64, table: true, simd: true });
+    expect(scalar.loaded).toMatchObject({ dim: 64, table: true });
+    expect(scalar.loaded.simd).toBeUndefined();
     expect(off.loaded.table).toBeUndefined();
     expect(on.vectors.length).toBe(texts.length * 64);
-    expect(bitsDiffer(on.vectors, off.vectors)).toBe(false);
+    expect(bitsDiffer(scalar.vectors, off.vectors)).toBe(false);
+    expect(maxDiff(on.vectors, off.vectors)).toBeLessThan(1e-5);
     expect((await inWorker(contextual.dir, false)).loaded.table).toBeUndefined();
   });
 });
