@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { sampleWords, tokenizerModelDirs } from '../test-support.js';
 import { bertWordIds } from './bert-word-ids.js';
 
+const CJK = /[\u4e00-\u9fff]/;
+
 describe('bertWordIds', () => {
   it("gives every word it takes the ids of the tokenizer's whole pipeline, and takes the plain ones (fixture, potion)", async () => {
     const words = sampleWords();
@@ -12,6 +14,7 @@ describe('bertWordIds', () => {
       const ids = bertWordIds(tokenizer);
       expect(ids, dir).toBeDefined();
       let taken = 0;
+      let cjk = 0;
       for (const w of words) {
         const out = [7]; // appends after what is there
         if (!ids!(w, out)) {
@@ -19,11 +22,29 @@ describe('bertWordIds', () => {
           continue;
         }
         taken++;
+        if (CJK.test(w)) cjk++;
         expect(out.slice(1), `${dir}: ${w}`).toEqual(tokenizer.encode(w, { add_special_tokens: false }));
       }
-      // Everything but CJK and added tokens: most of the sample's words.
-      expect(taken / words.length, dir).toBeGreaterThan(0.8);
+      // Everything but added tokens and characters the normalizer drops: Chinese runs included (no spaces: one
+      // "word" a sentence).
+      expect(taken / words.length, dir).toBeGreaterThan(0.95);
+      expect(cjk, dir).toBeGreaterThan(20);
     }
+  });
+
+  it('leaves CJK ideographs to the tokenizer when its normalizer does not pad them (handle_chinese_chars off)', async () => {
+    const [dir] = await tokenizerModelDirs();
+    const tokenizer = (await AutoTokenizer.from_pretrained(dir!, { local_files_only: true })) as unknown as {
+      _tokenizer: { tokenizer: { normalizer: { handle_chinese_chars?: boolean } } };
+    };
+    const padded = bertWordIds(tokenizer)!;
+    expect(padded('海关x', [])).toBe(true);
+    tokenizer._tokenizer.tokenizer.normalizer.handle_chinese_chars = false;
+    const plain = bertWordIds(tokenizer);
+    const out: number[] = [];
+    expect(plain?.('海关x', out) ?? false).toBe(false);
+    expect(out).toEqual([]);
+    expect(plain?.('harbor', out)).toBe(true);
   });
 
   it('is not used for other tokenizers, or when the tokenizer disagrees with it on a check word', async () => {

@@ -2,11 +2,14 @@ import { PIECE_SPAN, pieceFinder } from './piece-trie.js';
 
 /**
  * A word's token ids for BERT-style tokenizers (BertNormalizer, BertPreTokenizer, WordPiece: potion, MiniLM, bge…)
- * without the tokenizer's whole pipeline per word, for words of BMP letters, digits, marks and punctuation (no CJK
- * ideographs, nothing BertNormalizer drops): the word is normalised as BertNormalizer does (lowercase, then accents
+ * without the tokenizer's whole pipeline per word, for words of BMP letters, digits, marks, punctuation and CJK
+ * ideographs (nothing BertNormalizer drops): the word is normalised as BertNormalizer does (lowercase, then accents
  * stripped: NFD without nonspacing marks), BertPreTokenizer makes each run of non-punctuation one pre-token and each
- * punctuation character one more, and a run becomes WordPiece's greedy longest-match pieces (one [UNK] when a part
- * has none), found by piece-trie.ts instead of re-joining its characters for every candidate length. Other
+ * punctuation character one more, as is each CJK ideograph when the normalizer pads them (`handle_chinese_chars`:
+ * Chinese text has no spaces, so a paragraph was one "word" for the tokenizer's whole pipeline, ~20 % of the
+ * chunker's counting over the bench's three-language corpus), and a run becomes WordPiece's greedy longest-match
+ * pieces (one [UNK] when a part has none), found by piece-trie.ts instead of re-joining its characters for every
+ * candidate length. Other
  * words, and words holding an added token ([CLS]…), return false: the caller uses the tokenizer itself.
  * The chunker counts tokens with it (token-counter.ts), the embedding worker builds token rows with it
  * (word-ids.ts). Undefined for any other tokenizer, or when it disagrees with the tokenizer's own ids on
@@ -20,9 +23,19 @@ export type WordIds = (word: string, out: number[]) => boolean;
 const PRINTABLE = /^[\x21-\x7e]+$/;
 /**
  * What BertNormalizer does more to a word than change case and strip accents (characters it drops, whitespace,
- * CJK ideographs it pads), and characters outside the BMP (WordPiece counts code points): such words are left.
+ * CJK ideographs it pads when it does not handle them as below), and characters outside the BMP (WordPiece counts
+ * code points): such words are left.
  */
 const NOT_SIMPLE = /[\s\p{Cc}\p{Cf}\p{Co}\p{Cs}\ufffd\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{10000}-\u{10ffff}]/u;
+/** NOT_SIMPLE for a normalizer that pads CJK ideographs (`handle_chinese_chars`): those are split off below. */
+const NOT_SIMPLE_BUT_CJK = /[\s\p{Cc}\p{Cf}\p{Co}\p{Cs}\ufffd\u{10000}-\u{10ffff}]/u;
+/** A surrogate: a character outside the BMP, which NFD can make of a CJK compatibility ideograph. */
+const SURROGATE = /[\ud800-\udfff]/;
+/**
+ * transformers.js' is_chinese_char on one UTF-16 unit (tokenize_chinese_chars reads units, so only its BMP ranges
+ * count): CJK Unified Ideographs, Extension A, Compatibility Ideographs.
+ */
+const isCjk = (c: number): boolean => (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff);
 /** What BertPreTokenizer splits off one character at a time (transformers.js' PUNCTUATION_REGEX). */
 const PUNCTUATION = /^[\p{P}\u0021-\u002F\u003A-\u0040\u005B-\u0060\u007B-\u007E]$/u;
 const MARKS = /\p{Mn}/gu;
@@ -53,12 +66,20 @@ export const CHECK_WORDS = [
   'Straße',
   'İstanbul',
   'x\u0301y',
+  '海关清关',
+  '中文abc中',
+  '退货须在三十天内申请。',
+  '（第3条）',
+  'x海y',
+  '豈更',
+  '\ufa6c',
+  '中\u0301',
 ];
 
 interface BertLike {
   /** tokenizer.json as read. */
   tokenizer?: {
-    normalizer?: { type?: string; lowercase?: boolean; strip_accents?: boolean | null } | null;
+    normalizer?: { type?: string; lowercase?: boolean; strip_accents?: boolean | null; handle_chinese_chars?: boolean } | null;
     pre_tokenizer?: { type?: string } | null;
   };
   added_tokens?: Array<{ content?: string }>;
@@ -85,6 +106,9 @@ export function bertWordIds(tokenizer: unknown): WordIds | undefined {
   const prefix = model.config?.continuing_subword_prefix ?? '##';
   const maxChars = model.max_input_chars_per_word ?? 100;
   const lowercase = json.normalizer.lowercase !== false;
+  // transformers.js pads CJK ideographs only when the flag is set (absent: not).
+  const chinese = json.normalizer.handle_chinese_chars === true;
+  const notSimple = chinese ? NOT_SIMPLE_BUT_CJK : NOT_SIMPLE;
   const strip = lowercase ? json.normalizer.strip_accents !== false : Boolean(json.normalizer.strip_accents);
   const finder = pieceFinder(vocab, prefix);
   const added = (t.added_tokens ?? []).map((a) => a.content ?? '').filter(Boolean);
@@ -116,14 +140,16 @@ export function bertWordIds(tokenizer: unknown): WordIds | undefined {
   };
   const wordIds: WordIds = (word, out) => {
     const ascii = PRINTABLE.test(word);
-    if (!ascii && NOT_SIMPLE.test(word)) return false;
+    if (!ascii && notSimple.test(word)) return false;
     let w = lowercase ? word.toLowerCase() : word;
     if (strip && !ascii) w = w.normalize('NFD').replace(MARKS, '');
+    if (!ascii && SURROGATE.test(w)) return false;
     if (added.some((a) => word.includes(a) || w.includes(a))) return false;
     let run = -1; // start of the pre-token being read
     for (let i = 0; i < w.length; i++) {
       const c = w.charCodeAt(i);
-      if (!isPunct(c)) {
+      // Punctuation, and a CJK ideograph the normalizer padded with spaces, are pre-tokens of one character.
+      if (!isPunct(c) && !(chinese && isCjk(c))) {
         if (run < 0) run = i;
         continue;
       }
