@@ -1,8 +1,65 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assembleDocument, HeadingTracker, normalizeBlockText, WARNING_EMPTY_TEXT } from './assemble.js';
 import { expectConsistent } from './test-support.js';
 
+/** normalizeBlockText as it was before its fast paths: every block through every step. */
+function reference(text: string, kind: string): string {
+  let t = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+  if (/[^\x20-\x7e\n\t]/.test(t)) {
+    t = t
+      .normalize('NFC')
+      .replace(/[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/g, ' ')
+      .replace(/[\u00ad\u200b-\u200d\u2060\ufeff]/g, '')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+  }
+  const lines = t.split('\n');
+  if (kind === 'code') {
+    return lines
+      .map((l) => l.replace(/[ \t]+$/, ''))
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .replace(/^\n+|\n+$/g, '');
+  }
+  const out = lines.map((l) => l.replace(/[ \t]+/g, ' ').trim()).filter(Boolean);
+  return kind === 'heading' ? out.join(' ') : out.join('\n');
+}
+
 describe('normalizeBlockText', () => {
+  it('gives what every step over every block gives (its fast paths change nothing)', () => {
+    // Text from letters, every kind of space and line break, invisibles, controls, accents to compose, CJK.
+    const pieces = [
+      'a',
+      'Zé',
+      'e\u0301',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\r\n',
+      '\r',
+      '\u00a0',
+      '\u3000',
+      '\u2028',
+      '\u200b',
+      '\u00ad',
+      '\u0007',
+      '\u000b',
+      '\ufeff',
+      '海',
+      'ж',
+      '.',
+    ];
+    const text = fc.array(fc.constantFrom(...pieces), { maxLength: 24 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(text, fc.constantFrom('paragraph', 'heading', 'code', 'list'), (t, kind) => {
+        expect(normalizeBlockText(t, kind as 'paragraph')).toBe(reference(t, kind));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('applies NFC, collapses spaces and tabs, trims lines and drops empty lines', () => {
     const decomposed = 'e\u0301te\u0301'; // "été" with combining accents
     expect(normalizeBlockText(`  ${decomposed}\t\tis   here  \n\n   second\u00a0\u00a0line \r\n`)).toBe('été is here\nsecond line');

@@ -17,6 +17,11 @@ const INVISIBLES = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
 // C0/C1 control characters other than tab and newline.
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/** Any of the three above (one pass to find that a block has none). */
+// eslint-disable-next-line no-control-regex
+const ODD = /[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u00ad\u200b-\u200d\u2060\ufeff\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+/** What the line pass changes: more than one line, a tab, a run of spaces, whitespace `trim` takes at either end. */
+const LINE_WORK = /[\n\t]| {2}|^\s|\s$/;
 
 /**
  * Text normalisation shared by every parser: NFC, line endings to `\n`, exotic spaces to plain spaces,
@@ -26,8 +31,11 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 export function normalizeBlockText(text: string, kind: ParsedBlock['kind'] = 'paragraph'): string {
   let t = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
   if (/[^\x20-\x7e\n\t]/.test(t)) {
-    t = t.normalize('NFC').replace(UNICODE_SPACES, ' ').replace(INVISIBLES, '').replace(CONTROLS, '');
+    t = t.normalize('NFC');
+    if (ODD.test(t)) t = t.replace(UNICODE_SPACES, ' ').replace(INVISIBLES, '').replace(CONTROLS, '');
   }
+  // Most blocks are one line with nothing to collapse or trim: what follows would give them back as they are.
+  if (!LINE_WORK.test(t)) return t;
   const lines = t.split('\n');
   if (kind === 'code') {
     const kept = lines.map((l) => l.replace(/[ \t]+$/, ''));
