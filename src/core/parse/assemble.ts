@@ -36,17 +36,19 @@ export function normalizeBlockText(text: string, kind: ParsedBlock['kind'] = 'pa
   }
   // Most blocks are one line with nothing to collapse or trim: what follows would give them back as they are.
   if (!LINE_WORK.test(t)) return t;
-  const lines = t.split('\n');
   if (kind === 'code') {
-    const kept = lines.map((l) => l.replace(/[ \t]+$/, ''));
+    const kept = t.split('\n').map((l) => l.replace(/[ \t]+$/, ''));
     return kept
       .join('\n')
       .replace(/\n{3,}/g, '\n\n')
       .replace(/^\n+|\n+$/g, '');
   }
+  // Runs of spaces and tabs collapse in one pass over the block, and only in a block that has one (a regular
+  // expression over every line was most of the parse worker's normalisation).
+  const collapsed = t.includes('\t') || t.includes('  ') ? t.replace(/[ \t]+/g, ' ') : t;
   const out: string[] = [];
-  for (const line of lines) {
-    const clean = line.replace(/[ \t]+/g, ' ').trim();
+  for (const line of collapsed.split('\n')) {
+    const clean = line.trim();
     if (clean) out.push(clean);
   }
   return kind === 'heading' ? out.join(' ') : out.join('\n');
