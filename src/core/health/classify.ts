@@ -50,10 +50,20 @@ const SCRIPTS: ReadonlyArray<[string, RegExp]> = [
 export function detectScripts(text: string): { main: string | undefined; shares: Record<string, number>; letters: number } {
   const counts = new Map<string, number>();
   let letters = 0;
-  for (const ch of text.slice(0, SCRIPT_SAMPLE)) {
-    if (!/\p{L}/u.test(ch)) continue;
+  const sample = text.length > SCRIPT_SAMPLE ? text.slice(0, SCRIPT_SAMPLE) : text;
+  for (let i = 0; i < sample.length; i++) {
+    let cp = sample.charCodeAt(i);
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < sample.length) {
+      const low = sample.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        cp = (cp - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+        i++;
+      }
+    }
+    const script = scriptOf(cp);
+    if (script === NOT_LETTER) continue;
     letters++;
-    const name = SCRIPTS.find(([, re]) => re.test(ch))?.[0] ?? 'other';
+    const name = script < SCRIPTS.length ? SCRIPTS[script]![0] : 'other';
     counts.set(name, (counts.get(name) ?? 0) + 1);
   }
   const shares: Record<string, number> = {};
@@ -63,6 +73,25 @@ export function detectScripts(text: string): { main: string | undefined; shares:
     if (!main || n > (counts.get(main) ?? 0)) main = name;
   }
   return { main, shares, letters };
+}
+
+/** scriptOf's answer for a code point that is no letter; SCRIPTS.length for a letter of no script listed. */
+const NOT_LETTER = 100;
+/** scriptOf's answers for the BMP, filled as code points are met (answer + 1; 0 = not yet known). */
+const BMP_SCRIPT = new Uint8Array(0x10000);
+
+/** The index in SCRIPTS of a code point's script, SCRIPTS.length for another letter, NOT_LETTER for no letter. */
+function scriptOf(cp: number): number {
+  const known = cp <= 0xffff ? BMP_SCRIPT[cp]! : 0;
+  if (known) return known - 1;
+  const ch = String.fromCodePoint(cp);
+  let script = NOT_LETTER;
+  if (/\p{L}/u.test(ch)) {
+    const at = SCRIPTS.findIndex(([, re]) => re.test(ch));
+    script = at < 0 ? SCRIPTS.length : at;
+  }
+  if (cp <= 0xffff) BMP_SCRIPT[cp] = script + 1;
+  return script;
 }
 
 /**

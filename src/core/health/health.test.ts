@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HealthEntry } from '../../shared/contract/index.js';
 import type { Core } from '../core.js';
-import { FIXTURES, fixtureModels, openTestCore, tempDir } from '../test-support.js';
+import { FIXTURES, fixtureModels, openTestCore, tempDir, tokenizerTexts } from '../test-support.js';
 import { detectScripts } from './classify.js';
 
 let core: Core;
@@ -119,5 +119,42 @@ describe('script detection', () => {
     expect(detectScripts('Привет, мир! Hello').main).toBe('cyrillic');
     expect(detectScripts('海关申报 customs').shares.cjk).toBeGreaterThan(0.3);
     expect(detectScripts('123 456').main).toBeUndefined();
+  });
+
+  it('counts every letter as testing each character against the scripts does (sample KB, other scripts, outside the BMP)', () => {
+    const scripts: Array<[string, RegExp]> = [
+      ['latin', /\p{Script=Latin}/u],
+      ['cyrillic', /\p{Script=Cyrillic}/u],
+      ['cjk', /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u],
+      ['greek', /\p{Script=Greek}/u],
+      ['arabic', /\p{Script=Arabic}/u],
+      ['hebrew', /\p{Script=Hebrew}/u],
+      ['devanagari', /\p{Script=Devanagari}/u],
+      ['thai', /\p{Script=Thai}/u],
+    ];
+    const reference = (text: string) => {
+      const counts: Record<string, number> = {};
+      let letters = 0;
+      for (const ch of text) {
+        if (!/\p{L}/u.test(ch)) continue;
+        letters++;
+        const name = scripts.find(([, re]) => re.test(ch))?.[0] ?? 'other';
+        counts[name] = (counts[name] ?? 0) + 1;
+      }
+      return { letters, shares: Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, n / letters])) };
+    };
+    const texts = [
+      ...tokenizerTexts(),
+      'Ελληνικά עברית العربية हिन्दी ไทย ქართული 한국어 カタカナ ひらがな 𠀀𠀁 𝐀𝐁 😀 ẞß ǅ',
+      // A surrogate pair cut by the end of the text, and one alone.
+      'tail \ud840',
+      '\udc00 head',
+    ];
+    for (const text of texts) {
+      const got = detectScripts(text);
+      const want = reference(text);
+      expect(got.letters, text.slice(0, 60)).toBe(want.letters);
+      expect(got.shares, text.slice(0, 60)).toEqual(want.shares);
+    }
   });
 });
