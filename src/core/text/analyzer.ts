@@ -4,6 +4,7 @@ import { foldCjkRadicals } from './cjk-radicals.js';
 import { ENGLISH_STOP_WORDS, RUSSIAN_STOP_WORDS } from './stopwords.js';
 import { GenerationalMemo } from '../util/generational-memo.js';
 import { ownString } from '../util/own-string.js';
+import { SPAN_HASH_SEED, spanHash, SpanMemo } from '../util/span-memo.js';
 
 /**
  * The multilingual analyzer behind full-text search. One KB can hold English, Russian and Chinese side by
@@ -133,8 +134,11 @@ export function analyzeTokens(text: string): string[] {
   return out;
 }
 
-/** A word's tokens joined by spaces ('' for none), memoised apart from wordCache for the index string. */
-const joinedCache = new GenerationalMemo<string, string>(MAX_WORD_CACHE, ownString);
+/**
+ * A word's tokens joined by spaces ('' for none), memoised apart from wordCache for the index string, by the word's
+ * span in the text being analysed (util/span-memo.ts: no word is cut out of its chunk to be looked up).
+ */
+const joinedCache = new SpanMemo<string>(MAX_WORD_CACHE);
 
 /** Empty the word caches (up to 50k words each, in two generations): for a process done analysing for a while. */
 export function clearAnalyzerCaches(): void {
@@ -142,30 +146,59 @@ export function clearAnalyzerCaches(): void {
   joinedCache.clear();
 }
 
-/** The analyzed form stored in the full-text column and sent as the query: analyzeTokens(text).join(' '). */
+/**
+ * The analyzed form stored in the full-text column and sent as the query: analyzeTokens(text).join(' '). The same
+ * runs as forEachRun, found by the same scan, which also hashes each run for joinedCache.
+ */
 export function analyzeForIndex(text: string): string {
+  const lower = foldCjkRadicals(text.normalize('NFKC')).toLowerCase();
   const parts: string[] = [];
   const cjkTokens: string[] = [];
-  forEachRun(text, (run, cjk) => {
+  const flush = (start: number, end: number, cjk: boolean, hash: number): void => {
     let joined: string;
     if (cjk) {
       cjkTokens.length = 0;
-      pushCjk(run, cjkTokens);
+      pushCjk(lower.slice(start, end), cjkTokens);
       joined = cjkTokens.join(' ');
     } else {
-      let known = joinedCache.get(run);
+      let known = joinedCache.get(lower, start, end, hash);
       if (known === undefined) {
         // Analysed here without going through wordCache (what searches' highlighting uses): ingest analyses
         // millions of words, and keeping each in both caches held ~200,000 token arrays more (~40 MB).
-        const own = ownString(run);
+        const own = ownString(lower.slice(start, end));
         const tokens: string[] = [];
         analyzeWord(own, tokens);
         known = tokens.join(' ');
-        joinedCache.set(own, known);
+        joinedCache.set(own, hash, known);
       }
       joined = known;
     }
     if (joined) parts.push(joined);
-  });
+  };
+  const n = lower.length;
+  let runStart = 0;
+  let runClass = OTHER;
+  let hash = SPAN_HASH_SEED;
+  for (let i = 0; i < n; i++) {
+    const at = i;
+    let cp = lower.charCodeAt(i);
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) {
+      const low = lower.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        cp = (cp - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+        i++;
+      }
+    }
+    const cls = cp < 0x80 ? ASCII[cp]! : classOf(cp);
+    if (cls !== runClass) {
+      if (runClass !== OTHER) flush(runStart, at, runClass === WORD_CJK, hash);
+      runClass = cls;
+      runStart = at;
+      hash = SPAN_HASH_SEED;
+    }
+    hash = spanHash(hash, lower.charCodeAt(at));
+    if (i !== at) hash = spanHash(hash, lower.charCodeAt(i));
+  }
+  if (runClass !== OTHER) flush(runStart, n, runClass === WORD_CJK, hash);
   return parts.join(' ');
 }
