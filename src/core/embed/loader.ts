@@ -150,6 +150,16 @@ export function missingFailure(ctx: FailureContext): WorkerFailure {
   return { code: 'model_unavailable', message, state: 'missing', details: { model: spec.model, resolved: spec.resolved, dir, cause } };
 }
 
+/**
+ * The failure a load would end in without trying it: the model is not complete on disk and will not be downloaded
+ * (downloads off, or not a hub model). Undefined when a load could succeed.
+ */
+export function missingOnDisk(spec: ModelSpec, cacheDir: string, allowDownload: boolean): WorkerFailure | undefined {
+  const local = checkLocal(spec, cacheDir);
+  if (local.complete || (allowDownload && spec.source === 'hub')) return undefined;
+  return missingFailure({ spec, dir: local.dir, cacheDir, allowDownload, missing: local.missing });
+}
+
 /** Classify an error thrown while loading: not found / no network → `missing`, anything else → `error`. */
 export function classifyLoadError(err: unknown, ctx: FailureContext): WorkerFailure {
   const { spec, dir } = ctx;

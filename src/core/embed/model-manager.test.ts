@@ -189,6 +189,28 @@ describe('WorkerModelManager with the fixture model', () => {
     await expect(manager.getReranker('rerank')).rejects.toMatchObject({ code: 'model_unavailable' });
   });
 
+  it('refuses a model missing on disk without starting the worker, with the error the worker gives', async () => {
+    const fresh = createModelManager({ dataDir: path.join(root, 'data-fresh'), allowDownload: false });
+    try {
+      const err = (await fresh.getEmbedder('multilingual').catch((e: unknown) => e)) as RagError;
+      expect(err).toBeInstanceOf(RagError);
+      expect(err.message).toBe(
+        `model "multilingual" (Xenova/multilingual-e5-small) is not in ${path.join(root, 'data-fresh', 'models')} and downloads are off`,
+      );
+      expect(err.details).toMatchObject({ state: 'missing', resolved: 'Xenova/multilingual-e5-small' });
+      expect(err.cause).toBeInstanceOf(Error);
+      await expect(fresh.getReranker('rerank')).rejects.toMatchObject({ code: 'model_unavailable' });
+      await expect(fresh.getEmbedder(path.join(root, 'nope'))).rejects.toMatchObject({ code: 'model_unavailable' });
+      expect(fresh.status().map((s) => s.state)).toEqual(['missing', 'missing', 'missing']);
+      expect(fresh.workerStarted).toBe(false);
+      // A model on disk starts it.
+      expect((await fresh.getEmbedder(fixture.dir)).dim).toBeGreaterThan(0);
+      expect(fresh.workerStarted).toBe(true);
+    } finally {
+      await fresh.dispose();
+    }
+  });
+
   it('counts tokens with the model tokenizer, or estimates when it is not at hand', async () => {
     const counter = await manager.getTokenCounter(fixture.dir);
     expect(counter.id).toBe(fixture.dir);

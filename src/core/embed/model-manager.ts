@@ -11,7 +11,8 @@ import { RemoteModels, type RemoteModelsOptions } from './remote/remote-models.j
 import { isRemoteModel, parseRemoteSpec } from './remote/remote-spec.js';
 import { loadModelTokenCounter } from './token-counter.js';
 import type { Embedder, GetModelOptions, ModelManager, ModelProgressEvent, Reranker } from './types.js';
-import { EmbedWorkerClient, isWorkerExit, type ProgressMessage } from './worker-client.js';
+import { missingOnDisk } from './loader.js';
+import { EmbedWorkerClient, failureError, isWorkerExit, type ProgressMessage } from './worker-client.js';
 import { resolveEmbedWorkerPath } from './worker-path.js';
 
 export interface ModelManagerOptions {
@@ -101,6 +102,11 @@ export class WorkerModelManager implements ModelManager {
       onExit: (error) => this.onWorkerExit(error),
     });
     this.remote = new RemoteModels(options.remote ?? {}, (event) => this.emit(event));
+  }
+
+  /** Whether the embedding worker was ever started (a model missing on disk is refused without it). */
+  get workerStarted(): boolean {
+    return this.client.generation > 0;
   }
 
   /** `<dataDir>/models`. */
@@ -210,6 +216,14 @@ export class WorkerModelManager implements ModelManager {
   }
 
   private async ensureLoaded(entry: Entry, allowDownload: boolean): Promise<void> {
+    // A model that is not on disk and will not be downloaded: the worker would only say so, after starting (~0.4 s
+    // of CPU and ~50 MB for transformers.js), and a KB whose model is missing asks at every batch it writes.
+    const missing = this.isLoaded(entry) ? undefined : missingOnDisk(entry.spec, this.cacheDir, allowDownload);
+    if (missing) {
+      entry.lastFailureAt = Date.now();
+      this.setStatus(entry, { state: 'missing', error: missing.message });
+      throw failureError(missing);
+    }
     let exitRetries = 0;
     for (;;) {
       const gen = this.client.start();

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { RagError } from '../../shared/errors.js';
-import type { WorkerInit, WorkerRequest, WorkerResponse } from './protocol.js';
+import type { WorkerFailure, WorkerInit, WorkerRequest, WorkerResponse } from './protocol.js';
 import { workerSpawn } from './worker-path.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -130,14 +130,17 @@ export class EmbedWorkerClient {
     if (!p) return;
     if (msg.ok) p.resolve(msg.value);
     else {
-      const { state, ...envelope } = msg.error;
-      const cause = envelope.details?.cause;
-      p.reject(
-        new RagError(envelope.code, envelope.message, {
-          details: { ...envelope.details, ...(state ? { state } : {}) },
-          ...(typeof cause === 'string' ? { cause: new Error(cause) } : {}),
-        }),
-      );
+      p.reject(failureError(msg.error));
     }
   }
+}
+
+/** A worker's failure as the error its caller gets: the state in the details, the cause as an Error. */
+export function failureError(failure: WorkerFailure): RagError {
+  const { state, ...envelope } = failure;
+  const cause = envelope.details?.cause;
+  return new RagError(envelope.code, envelope.message, {
+    details: { ...envelope.details, ...(state ? { state } : {}) },
+    ...(typeof cause === 'string' ? { cause: new Error(cause) } : {}),
+  });
 }
