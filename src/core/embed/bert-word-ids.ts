@@ -112,6 +112,15 @@ export function bertWordIds(tokenizer: unknown): WordIds | undefined {
   const strip = lowercase ? json.normalizer.strip_accents !== false : Boolean(json.normalizer.strip_accents);
   const finder = pieceFinder(vocab, prefix);
   const added = (t.added_tokens ?? []).map((a) => a.content ?? '').filter(Boolean);
+  /**
+   * Whether a word may hold an added token: it has the first character of one (in either case, which normalising may
+   * change; for BERT's [CLS], [SEP]… only "["). Most words have none, and are spared two searches per added token.
+   */
+  const addedFirst = new Set(added.flatMap((a) => [...new Set([a[0]!, a[0]!.toLowerCase(), a[0]!.toUpperCase()])]));
+  const mayHoldAdded = (word: string): boolean => {
+    for (const c of addedFirst) if (word.includes(c)) return true;
+    return false;
+  };
   /** Punctuation to BertPreTokenizer, per UTF-16 unit (class + 1; 0 = not yet known). */
   const punct = new Uint8Array(0x10000);
   const isPunct = (c: number): boolean => {
@@ -144,7 +153,7 @@ export function bertWordIds(tokenizer: unknown): WordIds | undefined {
     let w = lowercase ? word.toLowerCase() : word;
     if (strip && !ascii) w = w.normalize('NFD').replace(MARKS, '');
     if (!ascii && SURROGATE.test(w)) return false;
-    if (added.some((a) => word.includes(a) || w.includes(a))) return false;
+    if (mayHoldAdded(word) && added.some((a) => word.includes(a) || w.includes(a))) return false;
     let run = -1; // start of the pre-token being read
     for (let i = 0; i < w.length; i++) {
       const c = w.charCodeAt(i);
