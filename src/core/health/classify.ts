@@ -35,7 +35,8 @@ export function verdictForError(err: ErrorEnvelope): Verdict {
   }
 }
 
-const SCRIPTS: ReadonlyArray<[string, RegExp]> = [
+/** The writing systems detectScripts tells apart, in the order a letter is tested against them. */
+export const SCRIPTS: ReadonlyArray<[string, RegExp]> = [
   ['latin', /\p{Script=Latin}/u],
   ['cyrillic', /\p{Script=Cyrillic}/u],
   ['cjk', /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u],

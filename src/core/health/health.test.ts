@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HealthEntry } from '../../shared/contract/index.js';
 import type { Core } from '../core.js';
 import { FIXTURES, fixtureModels, openTestCore, tempDir, tokenizerTexts } from '../test-support.js';
-import { detectScripts } from './classify.js';
+import { detectScripts, SCRIPTS } from './classify.js';
 
 let core: Core;
 let dir: string;
@@ -122,23 +122,13 @@ describe('script detection', () => {
   });
 
   it('counts every letter as testing each character against the scripts does (sample KB, other scripts, outside the BMP)', () => {
-    const scripts: Array<[string, RegExp]> = [
-      ['latin', /\p{Script=Latin}/u],
-      ['cyrillic', /\p{Script=Cyrillic}/u],
-      ['cjk', /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u],
-      ['greek', /\p{Script=Greek}/u],
-      ['arabic', /\p{Script=Arabic}/u],
-      ['hebrew', /\p{Script=Hebrew}/u],
-      ['devanagari', /\p{Script=Devanagari}/u],
-      ['thai', /\p{Script=Thai}/u],
-    ];
     const reference = (text: string) => {
       const counts: Record<string, number> = {};
       let letters = 0;
       for (const ch of text) {
         if (!/\p{L}/u.test(ch)) continue;
         letters++;
-        const name = scripts.find(([, re]) => re.test(ch))?.[0] ?? 'other';
+        const name = SCRIPTS.find(([, re]) => re.test(ch))?.[0] ?? 'other';
         counts[name] = (counts[name] ?? 0) + 1;
       }
       return { letters, shares: Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, n / letters])) };

@@ -94,16 +94,21 @@ function analyzeWord(word: string, out: string[]): void {
   out.push(word);
 }
 
+/** `text` as the analyzer reads it: NFKC (full-width forms, the Kangxi radicals), the supplement radicals, lower case. */
+function normalised(text: string): string {
+  return foldCjkRadicals(text.normalize('NFKC')).toLowerCase();
+}
+
 /**
- * The runs of `text` (normalised) to analyse, in order: `visit(run, cjk)` for each maximal run of CJK letters and
- * for each of other letters, marks and numbers. One pass over the code points (no regular expression per word).
+ * The runs of `lower` (normalised) to analyse, in order: `visit(start, end, cjk, hash)` for each maximal run of CJK
+ * letters and for each of other letters, marks and numbers, with the run's span hash (util/span-memo.ts). One pass
+ * over the code points (no regular expression per word, no run cut out of the text).
  */
-function forEachRun(text: string, visit: (run: string, cjk: boolean) => void): void {
-  // NFKC folds full-width forms and the Kangxi radicals; the supplement radicals need their table.
-  const lower = foldCjkRadicals(text.normalize('NFKC')).toLowerCase();
+function forEachRun(lower: string, visit: (start: number, end: number, cjk: boolean, hash: number) => void): void {
   const n = lower.length;
   let runStart = 0;
   let runClass = OTHER;
+  let hash = SPAN_HASH_SEED;
   for (let i = 0; i < n; i++) {
     const at = i;
     let cp = lower.charCodeAt(i);
@@ -115,19 +120,25 @@ function forEachRun(text: string, visit: (run: string, cjk: boolean) => void): v
       }
     }
     const cls = cp < 0x80 ? ASCII[cp]! : classOf(cp);
-    if (cls === runClass) continue;
-    if (runClass !== OTHER) visit(lower.slice(runStart, at), runClass === WORD_CJK);
-    runClass = cls;
-    runStart = at;
+    if (cls !== runClass) {
+      if (runClass !== OTHER) visit(runStart, at, runClass === WORD_CJK, hash);
+      runClass = cls;
+      runStart = at;
+      hash = SPAN_HASH_SEED;
+    }
+    hash = spanHash(hash, lower.charCodeAt(at));
+    if (i !== at) hash = spanHash(hash, lower.charCodeAt(i));
   }
-  if (runClass !== OTHER) visit(lower.slice(runStart), runClass === WORD_CJK);
+  if (runClass !== OTHER) visit(runStart, n, runClass === WORD_CJK, hash);
 }
 const ASCII = Uint8Array.from({ length: 0x80 }, (_, cp) => classify(cp));
 
 /** Analyze text into index tokens (see the module comment). */
 export function analyzeTokens(text: string): string[] {
   const out: string[] = [];
-  forEachRun(text, (run, cjk) => {
+  const lower = normalised(text);
+  forEachRun(lower, (start, end, cjk) => {
+    const run = lower.slice(start, end);
     if (cjk) pushCjk(run, out);
     else for (const t of wordTokens(run)) out.push(t);
   });
@@ -146,15 +157,12 @@ export function clearAnalyzerCaches(): void {
   joinedCache.clear();
 }
 
-/**
- * The analyzed form stored in the full-text column and sent as the query: analyzeTokens(text).join(' '). The same
- * runs as forEachRun, found by the same scan, which also hashes each run for joinedCache.
- */
+/** The analyzed form stored in the full-text column and sent as the query: analyzeTokens(text).join(' '). */
 export function analyzeForIndex(text: string): string {
-  const lower = foldCjkRadicals(text.normalize('NFKC')).toLowerCase();
+  const lower = normalised(text);
   const parts: string[] = [];
   const cjkTokens: string[] = [];
-  const flush = (start: number, end: number, cjk: boolean, hash: number): void => {
+  forEachRun(lower, (start, end, cjk, hash) => {
     let joined: string;
     if (cjk) {
       cjkTokens.length = 0;
@@ -174,31 +182,6 @@ export function analyzeForIndex(text: string): string {
       joined = known;
     }
     if (joined) parts.push(joined);
-  };
-  const n = lower.length;
-  let runStart = 0;
-  let runClass = OTHER;
-  let hash = SPAN_HASH_SEED;
-  for (let i = 0; i < n; i++) {
-    const at = i;
-    let cp = lower.charCodeAt(i);
-    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) {
-      const low = lower.charCodeAt(i + 1);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        cp = (cp - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
-        i++;
-      }
-    }
-    const cls = cp < 0x80 ? ASCII[cp]! : classOf(cp);
-    if (cls !== runClass) {
-      if (runClass !== OTHER) flush(runStart, at, runClass === WORD_CJK, hash);
-      runClass = cls;
-      runStart = at;
-      hash = SPAN_HASH_SEED;
-    }
-    hash = spanHash(hash, lower.charCodeAt(at));
-    if (i !== at) hash = spanHash(hash, lower.charCodeAt(i));
-  }
-  if (runClass !== OTHER) flush(runStart, n, runClass === WORD_CJK, hash);
+  });
   return parts.join(' ');
 }
