@@ -45,7 +45,7 @@ export function meanPoolNormalize(hidden: ArrayLike<number>, dims: readonly numb
  * The same pooling over a static model's token table (static-table.ts): a text's unmasked tokens' rows are read
  * from `table` ([vocab, dim]) by id instead of from a model output, and summed in the same order, so the vectors
  * are bit-identical to meanPoolNormalize over that model's output. With `simd` (simd-pool.ts, over the same table)
- * the rows are summed four floats at a time in float32: the same vectors but for rounding (~1e-7). `ids` and
+ * the rows are summed four floats at a time in float32: the same vectors but for rounding (~1e-6). `ids` and
  * `mask` are [batch, seq] int64 rows; undefined when an id falls outside the table.
  */
 export function tablePoolNormalize(
