@@ -1,9 +1,12 @@
+import fc from 'fast-check';
 import iconv from 'iconv-lite';
+import { Lexer } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { decodeEntities } from './html-blocks.js';
 import { parseFrontMatter } from './markdown-support.js';
-import { markdownParser, markdownToBlocks, WARNING_INLINE_LITERAL, WARNING_PLAIN_TEXT_FALLBACK } from './markdown-parser.js';
+import { INLINE_SYNTAX, markdownParser, markdownToBlocks, WARNING_INLINE_LITERAL, WARNING_PLAIN_TEXT_FALLBACK } from './markdown-parser.js';
 import { blockWith, expectConsistent, fixture } from './test-support.js';
+import { tokenizerTexts } from '../test-support.js';
 
 const md = (s: string) => markdownParser.parse({ data: new TextEncoder().encode(s), filename: 'x.md' });
 
@@ -127,5 +130,57 @@ describe('front matter and entities', () => {
 
   it('decodes entities and keeps < literal', () => {
     expect(decodeEntities('a &lt; b &amp; c &copy; &#1090; < d')).toBe('a < b & c © т < d');
+  });
+});
+
+describe('inline runs without Markdown syntax', () => {
+  /** marked's own inline tokens for a run, and the one text token the parser takes a run without syntax as. */
+  const marked = (src: string) => new Lexer({ gfm: true }).inlineTokens(src, []);
+  const plain = (src: string) => [{ type: 'text', raw: src, text: src, escaped: false }];
+
+  it('are one text token in marked too (random runs of prose characters, spaces and line breaks)', () => {
+    const pieces = [...'abcwhtpfxyzABW019 .,;:-\'"?%$#^+=|/{}()>', ' ', '  ', '\n', 'www', 'http', ':/', 'é', 'ж', '海', '\t'];
+    const run = fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 30 }).map((p) => p.join(''));
+    let checked = 0;
+    fc.assert(
+      fc.property(run, (src) => {
+        if (INLINE_SYNTAX.test(src)) return;
+        checked++;
+        expect(marked(src)).toEqual(plain(src));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(checked).toBeGreaterThan(2000);
+  });
+
+  it("are one text token in marked for the sample KB's prose, and a run with syntax is left to marked", () => {
+    let plainRuns = 0;
+    for (const text of tokenizerTexts()) {
+      const lexer = new Lexer({ gfm: true });
+      lexer.blockTokens(text, lexer.tokens);
+      for (const item of lexer.inlineQueue) {
+        if (INLINE_SYNTAX.test(item.src)) continue;
+        plainRuns++;
+        expect(marked(item.src), item.src).toEqual(plain(item.src));
+      }
+    }
+    expect(plainRuns).toBeGreaterThan(20);
+    for (const src of [
+      'a *b*',
+      'a_b_',
+      'x `y`',
+      'see [x](y)',
+      '![i](p)',
+      'a\\*b',
+      'a<b>',
+      'x &amp; y',
+      'a ~~b~~',
+      'www.x.org',
+      'http://x.org',
+      'me@x.org',
+      'line  \nbreak',
+      'WWW.X.ORG',
+    ])
+      expect(INLINE_SYNTAX.test(src), src).toBe(true);
   });
 });
