@@ -116,7 +116,7 @@ export function bertWordIds(tokenizer: unknown): WordIds | undefined {
    * Whether a word may hold an added token: it has the first character of one (in either case, which normalising may
    * change; for BERT's [CLS], [SEP]… only "["). Most words have none, and are spared two searches per added token.
    */
-  const addedFirst = new Set(added.flatMap((a) => [...new Set([a[0]!, a[0]!.toLowerCase(), a[0]!.toUpperCase()])]));
+  const addedFirst = new Set(added.flatMap((a) => [a[0]!, a[0]!.toLowerCase(), a[0]!.toUpperCase()]));
   const mayHoldAdded = (word: string): boolean => {
     for (const c of addedFirst) if (word.includes(c)) return true;
     return false;

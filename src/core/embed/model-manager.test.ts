@@ -202,10 +202,12 @@ describe('WorkerModelManager with the fixture model', () => {
       await expect(fresh.getReranker('rerank')).rejects.toMatchObject({ code: 'model_unavailable' });
       await expect(fresh.getEmbedder(path.join(root, 'nope'))).rejects.toMatchObject({ code: 'model_unavailable' });
       expect(fresh.status().map((s) => s.state)).toEqual(['missing', 'missing', 'missing']);
-      expect(fresh.workerStarted).toBe(false);
+      const client = (fresh as unknown as { client: EmbedWorkerClient }).client;
+      // No worker was ever spawned (each spawn is a generation).
+      expect(client.generation).toBe(0);
       // A model on disk starts it.
       expect((await fresh.getEmbedder(fixture.dir)).dim).toBeGreaterThan(0);
-      expect(fresh.workerStarted).toBe(true);
+      expect(client.generation).toBe(1);
     } finally {
       await fresh.dispose();
     }

@@ -104,11 +104,6 @@ export class WorkerModelManager implements ModelManager {
     this.remote = new RemoteModels(options.remote ?? {}, (event) => this.emit(event));
   }
 
-  /** Whether the embedding worker was ever started (a model missing on disk is refused without it). */
-  get workerStarted(): boolean {
-    return this.client.generation > 0;
-  }
-
   /** `<dataDir>/models`. */
   get modelsDir(): string {
     return this.cacheDir;

@@ -53,14 +53,9 @@ export function detectScripts(text: string): { main: string | undefined; shares:
   let letters = 0;
   const sample = text.length > SCRIPT_SAMPLE ? text.slice(0, SCRIPT_SAMPLE) : text;
   for (let i = 0; i < sample.length; i++) {
-    let cp = sample.charCodeAt(i);
-    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < sample.length) {
-      const low = sample.charCodeAt(i + 1);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        cp = (cp - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
-        i++;
-      }
-    }
+    // A surrogate pair's code point (and its second unit skipped); a lone surrogate as itself.
+    const cp = sample.codePointAt(i)!;
+    if (cp > 0xffff) i++;
     const script = scriptOf(cp);
     if (script === NOT_LETTER) continue;
     letters++;
