@@ -21,10 +21,10 @@ import {
   type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { RAGDESK_VERSION } from '../shared/version.js';
 import { PROMPTS, checkPromptArgs } from './prompts.js';
 import { RESOURCE_TEMPLATES } from './resources.js';
 import { errorResult } from './results.js';
+import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from './server-info.js';
 import type { AnyTool } from './tool-kit.js';
 import TOOL_LIST_JSON from './tool-list.json';
 
@@ -78,11 +78,6 @@ export interface McpServerOptions {
   onToolsListed?: () => void;
 }
 
-export const INSTRUCTIONS =
-  'ragdesk serves local knowledge bases. Typical use: list_accessible_kbs → search_kb (or search_all_accessible_kbs) → ' +
-  'get_document for more context → answer citing doc_id/title and location. ask_knowledge_base does search + answer in one call. ' +
-  'Errors come back as {code, message}: kb_not_found, document_not_found, permission_denied, invalid_parameter and others.';
-
 /** The error code carried by a failed tool result's JSON text, if any. */
 export function errorCodeOf(result: CallToolResult): string | null {
   if (!result.isError) return null;
@@ -134,13 +129,10 @@ function callInfo(mcp: McpServer, extra: Extra): CallInfo {
  * results with `isError` and `{code, message}`.
  */
 export function createMcpServer(options: McpServerOptions): McpServer {
-  const mcp = new McpServer(
-    { name: 'ragdesk', title: 'ragdesk knowledge bases', version: RAGDESK_VERSION },
-    {
-      capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, logging: {} },
-      instructions: options.instructions ?? INSTRUCTIONS,
-    },
-  );
+  const mcp = new McpServer(SERVER_INFO, {
+    capabilities: SERVER_CAPABILITIES,
+    instructions: options.instructions ?? INSTRUCTIONS,
+  });
   // No mcp.registerTool: tools/list and tools/call are answered by the handlers below (the SDK's own would
   // convert the zod schemas for every listing and validate arguments a second time).
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => {

@@ -7,6 +7,7 @@ import {
   type CreateMessageRequest,
   type CreateMessageResult,
   type Implementation,
+  type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { RagError } from '../shared/errors.js';
@@ -96,6 +97,13 @@ export interface StdioServerOptions {
   logger?: Logger;
   stdin?: Readable;
   stdout?: Writable;
+  /**
+   * Requests the stdio front answered before the SDK was loaded and replays here so that the server learns the
+   * client (`initialize`): the server's own answer to each is not sent (once per id).
+   */
+  answered?: Iterable<string | number>;
+  /** Warm up at once (the front has listed the tools already). */
+  warmNow?: boolean;
 }
 
 export interface RunningStdio {
@@ -107,9 +115,10 @@ export interface RunningStdio {
 }
 
 /**
- * MCP over stdio: stdout carries only protocol messages. `initialize` and `tools/list` are answered by this
- * process at once, before the tools' schemas or the engine are loaded; the backend is resolved and warmed in the
- * background once the tools are listed, or at the first call.
+ * MCP over stdio through the SDK: stdout carries only protocol messages. `ragdesk mcp` starts it behind the stdio
+ * front (stdio-front.ts), which answers the first `initialize` and `tools/list` before the SDK is loaded; here too
+ * `tools/list` is answered before the tools' schemas or the engine are loaded. The backend is resolved and warmed
+ * in the background once the tools are listed, or at the first call.
  */
 export async function startStdioServer(options: StdioServerOptions): Promise<RunningStdio> {
   const holder: { server?: McpServer } = {};
@@ -141,12 +150,21 @@ export async function startStdioServer(options: StdioServerOptions): Promise<Run
   };
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
+  const answered = new Set(options.answered ?? []);
+  if (answered.size > 0) {
+    const send = transport.send.bind(transport);
+    transport.send = async (message: JSONRPCMessage) => {
+      if (('result' in message || 'error' in message) && answered.delete(message.id as string | number)) return;
+      return send(message);
+    };
+  }
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   server.server.onclose = () => resolveClosed();
   stdin.once('end', () => resolveClosed());
   stdin.once('close', () => resolveClosed());
   await server.connect(transport);
+  if (options.warmNow) warmUp();
   return {
     server,
     failover,

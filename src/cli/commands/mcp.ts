@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { cliDataDir } from '../settings.js';
-import { dataPaths } from '../../core/config/data-dir.js';
-import { createLogger } from '../../core/logging/logger.js';
+import type { dataPaths } from '../../core/config/data-dir.js';
+import type { RagLogger } from '../../core/logging/logger.js';
 import type { CallRecord } from '../../mcp/server.js';
-import { startStdioServer } from '../../mcp/stdio.js';
+import { startStdioFront } from '../../mcp/stdio-front.js';
 import { globals } from './common.js';
 import type { StdioBackends } from './mcp-backend.js';
 
@@ -15,6 +14,26 @@ function keepStdoutForProtocol(): void {
   console.info = toStderr;
   console.debug = toStderr;
   console.warn = toStderr;
+}
+
+interface Session {
+  dataDir: string;
+  paths: ReturnType<typeof dataPaths>;
+  log: RagLogger;
+}
+
+/** The data dir (flag, environment or the app's settings) and the session's log. */
+async function openSession(flag: string | undefined, apiKey: string | undefined): Promise<Session> {
+  const [{ cliDataDir }, dirs, logging] = await Promise.all([
+    import('../settings.js'),
+    import('../../core/config/data-dir.js'),
+    import('../../core/logging/logger.js'),
+  ]);
+  const dataDir = cliDataDir(flag);
+  const paths = dirs.dataPaths(dataDir);
+  const log = logging.createLogger({ dir: paths.logs, file: 'mcp.log', stderrLevel: 'warn', secrets: apiKey ? [apiKey] : [] });
+  log.logger.info({ dataDir, pid: process.pid, key: apiKey ? 'RAGDESK_API_KEY' : 'owner' }, 'ragdesk mcp (stdio) started');
+  return { dataDir, paths, log };
 }
 
 export function registerMcp(program: Command): void {
@@ -30,16 +49,18 @@ export function registerMcp(program: Command): void {
     .action(async (o: { bridge?: boolean }, cmd: Command) => {
       keepStdoutForProtocol();
       const g = globals(cmd);
-      const dataDir = cliDataDir(g.dataDir);
-      const paths = dataPaths(dataDir);
       const apiKey = process.env.RAGDESK_API_KEY?.trim() || undefined;
-      const log = createLogger({ dir: paths.logs, file: 'mcp.log', stderrLevel: 'warn', secrets: apiKey ? [apiKey] : [] });
       const allowDownload = g.download !== false && process.env.RAGDESK_OFFLINE !== '1';
+      // The stdio front answers initialize and tools/list before the settings, the logger and the MCP SDK load;
+      // they load when it hands over (once the tools are listed, or at the first call).
+      let session: Promise<Session> | undefined;
+      const open = () => (session ??= openSession(g.dataDir, apiKey));
       // What answers calls (keys, activity log, metrics, the backends) loads after initialize and tools/list were
       // answered: in the background once the client is initialised, or at the first call, whichever comes first.
       let calls: Promise<{ backends: StdioBackends; record: (r: CallRecord) => void }> | undefined;
       const callSide = () =>
         (calls ??= (async () => {
+          const { dataDir, paths, log } = await open();
           const [{ activityLogFor }, { keyStoreFor }, { Metrics }, { callRecorder }, { StdioBackends }] = await Promise.all([
             import('../../core/activity/activity-log.js'),
             import('../../core/auth/key-store.js'),
@@ -60,7 +81,8 @@ export function registerMcp(program: Command): void {
             noBridge: o.bridge === false,
             addSecret: (secret) => log.addSecret(secret),
           });
-          backends.attach(running.failover);
+          // Resolving happens once lines go to the SDK server (the front has handed over).
+          backends.attach((await running.server!).failover);
           const record = callRecorder({
             metrics,
             activity,
@@ -70,24 +92,32 @@ export function registerMcp(program: Command): void {
           });
           return { backends, record };
         })());
-      const running = await startStdioServer({
-        logger: log.logger,
-        resolve: async (facts) => (await callSide()).backends.resolve(facts),
-        // The owner records calls; when bridged, the owner process does it.
-        onCall: (r) =>
-          void callSide().then(({ backends, record }) => {
-            if (backends.mode === 'local') record(r);
-          }),
+      const running = startStdioFront({
+        prepare: async () => ({
+          logger: (await open()).log.logger,
+          resolve: async (facts) => (await callSide()).backends.resolve(facts),
+          // The owner records calls; when bridged, the owner process does it.
+          onCall: (r) =>
+            void callSide().then(({ backends, record }) => {
+              if (backends.mode === 'local') record(r);
+            }),
+        }),
       });
-      log.logger.info({ dataDir, pid: process.pid, key: apiKey ? 'RAGDESK_API_KEY' : 'owner' }, 'ragdesk mcp (stdio) started');
       const stop = () => void running.close();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       await running.closed;
       await running.close();
       await calls?.then(({ backends }) => backends.close()).catch(() => undefined);
-      log.logger.info('ragdesk mcp (stdio) stopped');
-      await log.close();
+      const opened = await session?.then(
+        (s) => ({ log: s.log }),
+        (error: unknown) => ({ error }),
+      );
+      if (opened && 'error' in opened) throw opened.error;
+      if (opened) {
+        opened.log.logger.info('ragdesk mcp (stdio) stopped');
+        await opened.log.close();
+      }
       // Nothing may keep a stdio server alive once its client has gone.
       setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
     });
