@@ -61,6 +61,29 @@ describe('ragdesk mcp over stdio (the real CLI, the official SDK client)', () =>
     }
   });
 
+  it('leaves no error behind when the client goes while the search rehearsal runs', async () => {
+    const logFile = path.join(dataPaths(fx.dataDir).logs, 'mcp.log');
+    const logFrom = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').length : 0;
+    const logged = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(logFrom) : '');
+    const { client, close, stderr } = await stdioClient(fx.dataDir, { name: 'hasty' });
+    try {
+      await client.listTools();
+      // The rehearsal starts once the warm-up is done: the client leaves at that moment.
+      const deadline = Date.now() + 60_000;
+      while (!logged().includes('search warm-up done')) {
+        if (Date.now() > deadline) throw new Error(`no warm-up in the log:\n${logged()}`);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    } finally {
+      await close();
+    }
+    const log = logged();
+    expect(log).toContain('ragdesk mcp (stdio) stopped');
+    const errors = log.split('\n').filter((l) => /"level":(50|60)/.test(l));
+    expect(errors, errors.join('\n')).toEqual([]);
+    expect(stderr()).not.toContain('internal error');
+  });
+
   it('finds what was just written, ranked as a freshly built index would (issue 8 repro)', async () => {
     const core = await Core.open({ dataDir: fx.dataDir, allowDownload: false });
     await core.client.createKb({ kb_id: 'fresh-notes', embedding_model: fx.modelDir });

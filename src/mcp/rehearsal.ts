@@ -45,19 +45,20 @@ export const SEARCH_REHEARSALS = 5;
 
 /**
  * `calls` search_kb calls over one link (as rehearseToolCall makes it): the first with `query`, the next with the
- * openings of the hits it found (other terms, other rows, as an agent's next queries). Resolves with the answers;
- * rejects as a call fails.
+ * openings of the hits it found (other terms, other rows, as an agent's next queries), none once `stopped()`.
+ * Resolves with the answers; rejects as a call fails.
  */
 export async function rehearseSearch(
   backend: Backend,
   args: Record<string, unknown>,
   query: string,
   calls = SEARCH_REHEARSALS,
+  stopped: () => boolean = () => false,
 ): Promise<CallToolResult[]> {
   return linked(backend, async (client) => {
     const answers: CallToolResult[] = [];
     const queries = [query];
-    for (let i = 0; i < calls; i++) {
+    for (let i = 0; i < calls && !stopped(); i++) {
       const result = await callThrough(client, 'search_kb', { ...args, query: queries[i] ?? query });
       if (result.isError) throw new Error(`search_kb failed: ${JSON.stringify(result.content)}`);
       answers.push(result);

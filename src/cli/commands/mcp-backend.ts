@@ -48,6 +48,8 @@ export class StdioBackends {
   private core: Core | undefined;
   private http: RunningHttpServer | undefined;
   private local: LocalBackend | undefined;
+  /** The search rehearsal under way or done (rehearse). */
+  private rehearsal: Promise<void> | undefined;
   private failover: FailoverBackend | undefined;
   /** After handing over, wait this long for the new owner instead of taking the data dir back. */
   private waitForOtherUntil = 0;
@@ -129,7 +131,7 @@ export class StdioBackends {
       this.o.logger.info({ ms: Math.round(performance.now() - warming) }, 'search warm-up done (tables, indexes, models)'),
     );
     const warm = within(warmed, SEARCH_WAITS_FOR_WARM_UP_MS);
-    void warmed.then(() => this.rehearse(core, WARM_QUERY));
+    void warmed.then(() => (this.rehearsal = this.rehearse(core, WARM_QUERY)));
     const token = core.lock!.info.token;
     this.o.addSecret?.(token);
     try {
@@ -168,12 +170,15 @@ export class StdioBackends {
     try {
       const local = this.local;
       const principal = this.principal();
-      if (!local || !principal) return;
+      // Released meanwhile (the client left, or the data dir was handed over): nothing to warm.
+      const released = () => this.core !== core;
+      if (!local || !principal || released()) return;
       const kb = (await core.clientFor(core.scopeOf(principal)).listKbs({})).find((k) => k.enabled);
       if (!kb) return;
-      const { rehearseSearch } = await import('../../mcp/rehearsal.js');
+      const { rehearseSearch, SEARCH_REHEARSALS } = await import('../../mcp/rehearsal.js');
       const started = performance.now();
-      const calls = await rehearseSearch(local, { kb_id: kb.kb_id, top_k: 10, mode: kb.embedding_model ? 'hybrid' : 'fts' }, query);
+      const args = { kb_id: kb.kb_id, top_k: 10, mode: kb.embedding_model ? 'hybrid' : 'fts' };
+      const calls = await rehearseSearch(local, args, query, SEARCH_REHEARSALS, released);
       this.o.logger.info({ kb_id: kb.kb_id, calls: calls.length, ms: Math.round(performance.now() - started) }, 'search rehearsal done');
     } catch (err) {
       this.o.logger.debug({ err }, 'search rehearsal failed');
@@ -195,6 +200,9 @@ export class StdioBackends {
     this.core = undefined;
     this.local = undefined;
     await http?.close().catch(() => undefined);
+    // A rehearsal stops after its call in flight (it sees the engine released): the store is closed after it, not
+    // under it (a search on a closed store would be logged as an internal error).
+    await this.rehearsal;
     await local?.idle();
     await core?.close().catch((err: unknown) => this.o.logger.error({ err }, 'closing the engine failed'));
   }
