@@ -7,7 +7,7 @@ import { sha256 } from '../util/hash.js';
 import { tempDir } from '../test-support.js';
 import { examine, type Examined, type ExamineEnv } from './examine.js';
 import type { JobItem, JobOptions } from './journal.js';
-import { READ_AHEAD_FILES, READ_AHEAD_MAX_BYTES, ReadAhead } from './read-ahead.js';
+import { READ_AHEAD_FILES, READ_AHEAD_LARGE_MAX_BYTES, READ_AHEAD_MAX_BYTES, ReadAhead } from './read-ahead.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../parse/__fixtures__');
 
@@ -86,6 +86,31 @@ describe('ReadAhead', () => {
     ahead.take(1, pending[1]!.item);
     ahead.fill(pending, 1);
     expect(ahead.size).toBe(READ_AHEAD_FILES - 2);
+  });
+
+  it('with `large`, reads ahead the next READ_AHEAD_LARGE_FILES larger files too, up to their bound', async () => {
+    const ahead = new ReadAhead(core.ctx, { overwrite: false, force: false }, () => undefined);
+    const dir = tempDir('ragdesk-read-ahead-');
+    const sizes = [10, READ_AHEAD_MAX_BYTES + 1, READ_AHEAD_LARGE_MAX_BYTES + 1, READ_AHEAD_MAX_BYTES + 1, 10];
+    const pending = sizes.map((bytes, i) => {
+      const file = path.join(dir, `f${i}.md`);
+      fs.writeFileSync(file, `# F${i}\n\n${'word '.repeat(Math.ceil(bytes / 5))}`.slice(0, bytes));
+      return { i, item: itemOf(file) };
+    });
+    ahead.fill(pending, 0);
+    // Without `large`: f4 only (f1-f3 are past READ_AHEAD_MAX_BYTES).
+    expect(ahead.size).toBe(1);
+    ahead.large = true;
+    ahead.fill(pending, 0);
+    // f1 (next but one or closer, within the larger bound); f2 is past it; f3 is three ahead.
+    expect(ahead.size).toBe(2);
+    const io = ahead.take(1, pending[1]!.item);
+    const data = await io.read();
+    expect(data.length).toBe(sizes[1]);
+    expect((await io.parse(data)).blocks.length).toBeGreaterThan(0);
+    ahead.fill(pending, 1);
+    // Now f3 is two ahead: read too.
+    expect(ahead.size).toBe(2);
   });
 
   it('reads the bytes after the stat it reports: a file rewritten after being read ahead is read again by the next rescan', async () => {

@@ -98,7 +98,7 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
     const kb = ctx.store.registry.get(kbId);
     // The KB's model loads in the embedding worker while the first files are read and chunked, not once the first
     // batch asks for it: potion took ~0.8 s to load, and the loop stood still for ~0.5 s of it after two batches.
-    tryEmbedder(ctx, kb).catch(() => undefined);
+    const embedder = tryEmbedder(ctx, kb).catch(() => undefined);
     const x: ExamineEnv = {
       ctx,
       kb,
@@ -245,6 +245,8 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
     const pending = job.pending();
     // The next files' bytes are read and parsed while this one is examined (read-ahead.ts).
     const ahead = new ReadAhead(ctx, job.header.options, (key) => env.ledger.get(key)?.file_hash);
+    // No embedding model: the parse of the next larger files can have the second core (read-ahead.ts `large`).
+    void embedder.then((e) => (ahead.large = !e));
     for (const [at, { i, item }] of pending.entries()) {
       // Indexing paused (the tray's switch): nothing is parsed or written until resume.
       await ctx.pause.wait();
