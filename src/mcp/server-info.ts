@@ -25,7 +25,7 @@ export const INSTRUCTIONS =
 
 /**
  * The SDK's LATEST_PROTOCOL_VERSION and SUPPORTED_PROTOCOL_VERSIONS (@modelcontextprotocol/sdk 1.32), written down
- * so that answering `initialize` does not load the SDK's types (and the zod schemas they build); server-info.test.ts
+ * so that answering `initialize` does not load the SDK's types (and the zod schemas they build); stdio-front.test.ts
  * fails when an SDK update changes them.
  */
 export const LATEST_PROTOCOL_VERSION = '2025-11-25';
@@ -38,11 +38,11 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
 ];
 
 /** The `initialize` result for a client asking for `requested`, as the SDK's Server._oninitialize makes it. */
-export function initializeResult(requested: string, instructions: string = INSTRUCTIONS) {
+export function initializeResult(requested: string) {
   return {
     protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
     capabilities: SERVER_CAPABILITIES,
     serverInfo: SERVER_INFO,
-    ...(instructions ? { instructions } : {}),
+    instructions: INSTRUCTIONS,
   };
 }

@@ -109,14 +109,11 @@ export function registerMcp(program: Command): void {
       await running.closed;
       await running.close();
       await calls?.then(({ backends }) => backends.close()).catch(() => undefined);
-      const opened = await session?.then(
-        (s) => ({ log: s.log }),
-        (error: unknown) => ({ error }),
-      );
-      if (opened && 'error' in opened) throw opened.error;
-      if (opened) {
-        opened.log.logger.info('ragdesk mcp (stdio) stopped');
-        await opened.log.close();
+      // A session that could not open (the settings, the log) fails the command here, after the front closed.
+      if (session) {
+        const { log } = await session;
+        log.logger.info('ragdesk mcp (stdio) stopped');
+        await log.close();
       }
       // Nothing may keep a stdio server alive once its client has gone.
       setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
