@@ -5,7 +5,15 @@ import { AddSourceInputSchema } from '../../shared/contract/index.js';
 import { Core } from '../core.js';
 import { tempDir } from '../test-support.js';
 import { DEFAULT_OPTIONS } from './context.js';
-import { BULK_IDLE_MS, maintainIndexes, SEARCH_RECENT_MS, upkeepDue, upkeepState } from './indexing.js';
+import {
+  BUILD_TOGETHER_MAX_BYTES,
+  buildTogether,
+  BULK_IDLE_MS,
+  maintainIndexes,
+  SEARCH_RECENT_MS,
+  upkeepDue,
+  upkeepState,
+} from './indexing.js';
 
 describe('upkeepDue: a KB written by a job waits for the job, unless it is searched', () => {
   const now = 1_000_000;
@@ -83,5 +91,16 @@ describe('rows written before any full-text index', () => {
     } finally {
       await core.close();
     }
+  });
+});
+
+describe('buildTogether: the first full-text and ANN indexes at once only for a table whose vectors are small', () => {
+  it('bounds the vectors held, counting at least 128 dimensions', () => {
+    const rows128 = BUILD_TOGETHER_MAX_BYTES / (128 * 4);
+    expect(buildTogether({ dim: 128 }, rows128)).toBe(true);
+    expect(buildTogether({ dim: 128 }, rows128 + 1)).toBe(false);
+    expect(buildTogether({ dim: 384 }, Math.floor(BUILD_TOGETHER_MAX_BYTES / (384 * 4)) + 1)).toBe(false);
+    expect(buildTogether({ dim: 16 }, rows128)).toBe(true);
+    expect(buildTogether({ dim: 16 }, rows128 + 1)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { VectorQuery } from '@lancedb/lancedb';
+import { Index, type VectorQuery } from '@lancedb/lancedb';
 
 /**
  * The ANN index and query parameters in one place: ChunkTable.buildVectorIndex builds with them,
@@ -58,6 +58,11 @@ export const ANN_RQ_BITS = 4;
  * add` of 20 MB with potion.
  */
 export const ANN_SAMPLE_RATE = 64;
+
+/** The index ChunkTable.buildIndexes builds over `rows` vectors: IVF-RQ, cosine, with the parameters above. */
+export function annIndexConfig(rows: number): Index {
+  return Index.ivfRq({ distanceType: 'cosine', numPartitions: annPartitions(rows), numBits: ANN_RQ_BITS, sampleRate: ANN_SAMPLE_RATE });
+}
 
 /** The kind of a vector index from LanceDB's `listIndices()` entry (its `indexType`); undefined for another kind. */
 export function annIndexKind(indexType: string): AnnIndexKind | undefined {

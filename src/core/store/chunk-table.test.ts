@@ -271,3 +271,48 @@ describe('ChunkTable hit columns', () => {
     fresh.closeSnapshots();
   });
 });
+
+describe('ChunkTable.buildIndexes: both indexes at once', () => {
+  const rowsOf = (n: number, vector: (i: number) => Float32Array | null) =>
+    Array.from({ length: n }, (_, i) =>
+      plainChunkRow({
+        chunk_id: `d${i}#0`,
+        doc_id: `d${i}`,
+        chunk_index: 0,
+        text: `harbour row ${i}`,
+        fts: `harbour row ${i}`,
+        vector: vector(i),
+      }),
+    );
+
+  it('builds the full-text and the ANN index together, and both serve searches after a reopen', async () => {
+    const dim = 16;
+    const dir = tableDir();
+    const table = await ChunkTable.create(await connect(dir), 'chunks__t', dim);
+    const { rand, unit } = seededVectors(dim, 11);
+    const centres = Array.from({ length: 8 }, () => Array.from({ length: dim }, rand));
+    await table.add(rowsOf(6_000, (i) => unit(centres[i % 8]!)));
+    await table.buildIndexes({ fts: true, vectorRows: 6_000 });
+    expect(table.ftsIndexReady).toBe(true);
+    expect(table.vectorIndexReady).toBe(true);
+    const snap = await table.snapshot();
+    expect((await snap.lexicalPart(['row', '4321'], 5)).candidates[0]?.chunk_id).toBe('d4321#0');
+    expect(await snap.vectorRank(unit(centres[3]!), 5)).toHaveLength(5);
+    table.closeSnapshots();
+    const reopened = (await ChunkTable.open(await connect(dir), 'chunks__t'))!;
+    expect(reopened.ftsIndexReady && reopened.vectorIndexReady).toBe(true);
+    expect((await reopened.prewarmIndexes()).sort()).toEqual(['fts_idx', 'vector_idx']);
+  }, 60_000);
+
+  it('when the ANN build fails the full-text index still counts, and the error is thrown', async () => {
+    const table = await ChunkTable.create(await connect(tableDir()), 'chunks__t', 16);
+    // No vector at all: LanceDB cannot train the IVF partitions.
+    await table.add(rowsOf(300, () => null));
+    await expect(table.buildIndexes({ fts: true, vectorRows: 300 })).rejects.toThrow();
+    expect(table.ftsIndexReady).toBe(true);
+    expect(table.vectorIndexReady).toBe(false);
+    const snap = await table.snapshot();
+    expect((await snap.lexicalPart(['row', '42'], 5)).candidates[0]?.chunk_id).toBe('d42#0');
+    table.closeSnapshots();
+  }, 60_000);
+});

@@ -4,7 +4,7 @@ import type { MetadataFieldType } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { buildArrowTable } from './arrow-build.js';
 import { chunksSchema, metadataArrowType, metadataNullSql } from './arrow-schemas.js';
-import { ANN_INDEX, ANN_RQ_BITS, ANN_SAMPLE_RATE, annPartitions } from './ann-params.js';
+import { ANN_INDEX, annIndexConfig } from './ann-params.js';
 import { indexLength } from './bm25.js';
 import {
   HIT_COLUMN,
@@ -281,11 +281,7 @@ export class ChunkTable extends ChunkTableBase {
   }
 
   async ensureFtsIndex(): Promise<void> {
-    if (this.lexical.indexed) return;
-    await this.commit(async () => {
-      await this.table.createIndex('fts', { config: Index.fts(FTS_OPTIONS), replace: true });
-      await this.lexical.reindexed(this.table);
-    });
+    await this.buildIndexes({ fts: true });
   }
 
   /**
@@ -294,14 +290,28 @@ export class ChunkTable extends ChunkTableBase {
    * indexing.ts). Parameters and measurements: ann-params.ts.
    */
   async buildVectorIndex(rows: number): Promise<void> {
-    const numPartitions = annPartitions(rows);
-    await this.commit(() =>
-      this.table.createIndex('vector', {
-        config: Index.ivfRq({ distanceType: 'cosine', numPartitions, numBits: ANN_RQ_BITS, sampleRate: ANN_SAMPLE_RATE }),
-        replace: true,
-      }),
-    );
-    this.vectorIndex = ANN_INDEX;
+    await this.buildIndexes({ vectorRows: rows });
+  }
+
+  /**
+   * The full-text index (`fts`: unless it covers the table already) and the ANN index over `vectorRows` vectors,
+   * built at once when both are asked for: LanceDB builds the full-text index on one core (lance-runtime.ts), so
+   * the ANN build takes the other meanwhile. Two LanceDB commits, each whole: a crash between them leaves one
+   * index, which upkeep completes. When one build fails the other still finishes (and counts) before the error.
+   */
+  async buildIndexes(want: { fts?: boolean; vectorRows?: number }): Promise<void> {
+    const fts = want.fts === true && !this.lexical.indexed;
+    const rows = want.vectorRows;
+    if (!fts && rows === undefined) return;
+    await this.commit(async () => {
+      const [textBuild, vectorBuild] = await Promise.allSettled([
+        fts ? this.table.createIndex('fts', { config: Index.fts(FTS_OPTIONS), replace: true }) : undefined,
+        rows === undefined ? undefined : this.table.createIndex('vector', { config: annIndexConfig(rows), replace: true }),
+      ]);
+      if (fts && textBuild.status === 'fulfilled') await this.lexical.reindexed(this.table);
+      if (rows !== undefined && vectorBuild.status === 'fulfilled') this.vectorIndex = ANN_INDEX;
+      for (const build of [textBuild, vectorBuild]) if (build.status === 'rejected') throw build.reason;
+    });
   }
 
   /**
