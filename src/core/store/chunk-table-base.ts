@@ -29,7 +29,10 @@ export abstract class ChunkTableBase {
   protected readonly retired = new Set<TableSnapshot>();
   /** Documents being written in several commits: hidden from every read until published (staged-versions.ts). */
   protected readonly staged = new StagedVersions();
-  /** Upkeep is rewriting the table: searches read the snapshot taken just before (nothing else writes meanwhile). */
+  /**
+   * Upkeep is rewriting the table or building its indexes: searches read the snapshot taken just before (nothing
+   * else writes meanwhile).
+   */
   protected optimizing = false;
 
   protected constructor(

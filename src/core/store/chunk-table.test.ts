@@ -315,4 +315,24 @@ describe('ChunkTable.buildIndexes: both indexes at once', () => {
     expect((await snap.lexicalPart(['row', '42'], 5)).candidates[0]?.chunk_id).toBe('d42#0');
     table.closeSnapshots();
   }, 60_000);
+
+  it('a search during the builds reads the version from before them instead of waiting for them', async () => {
+    const dim = 16;
+    const table = await ChunkTable.create(await connect(tableDir()), 'chunks__t', dim);
+    const { rand, unit } = seededVectors(dim, 5);
+    const rows = rowsOf(40_000, () => unit(Array.from({ length: dim }, rand)));
+    for (let i = 0; i < rows.length; i += 10_000) await table.add(rows.slice(i, i + 10_000));
+    const before = await table.snapshot();
+    const build = table.buildIndexes({ fts: true, vectorRows: rows.length });
+    // The builds take a second or more here: 50 ms in, they hold the commit order.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const during = await table.snapshot();
+    expect(during).toBe(before);
+    expect((await during.lexicalPart(['row', '31337'], 5)).candidates.map((c) => c.chunk_id)).toContain('d31337#0');
+    await build;
+    const after = await table.snapshot();
+    expect(after.version).toBeGreaterThan(before.version);
+    expect(table.ftsIndexReady && table.vectorIndexReady).toBe(true);
+    table.closeSnapshots();
+  }, 120_000);
 });
