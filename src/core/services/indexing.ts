@@ -169,8 +169,13 @@ export async function flushIndexing(ctx: CoreContext): Promise<void> {
  */
 export const COMPACT_FIRST_MAX_BYTES = 64 * 1024 * 1024;
 
+/** The bytes of `rows` vectors of the table (counted at 128 dimensions at least): what the bounds here weigh. */
+function vectorBytes(table: Pick<ChunkTable, 'dim'>, rows: number): number {
+  return rows * Math.max(table.dim, 128) * 4;
+}
+
 function compactFirst(table: ChunkTable, rows: number): boolean {
-  return !table.vectorIndexReady && rows * Math.max(table.dim, 128) * 4 <= COMPACT_FIRST_MAX_BYTES;
+  return !table.vectorIndexReady && vectorBytes(table, rows) <= COMPACT_FIRST_MAX_BYTES;
 }
 
 /**
@@ -185,7 +190,7 @@ function compactFirst(table: ChunkTable, rows: number): boolean {
 export const BUILD_TOGETHER_MAX_BYTES = 32 * 1024 * 1024;
 
 export function buildTogether(table: Pick<ChunkTable, 'dim'>, rows: number): boolean {
-  return rows * Math.max(table.dim, 128) * 4 <= BUILD_TOGETHER_MAX_BYTES;
+  return vectorBytes(table, rows) <= BUILD_TOGETHER_MAX_BYTES;
 }
 
 /**

@@ -33,7 +33,7 @@ export abstract class ChunkTableBase {
    * Upkeep is rewriting the table or building its indexes: searches read the snapshot taken just before (nothing
    * else writes meanwhile).
    */
-  protected optimizing = false;
+  private optimizing = false;
 
   protected constructor(
     protected readonly db: Connection,
@@ -57,6 +57,20 @@ export abstract class ChunkTableBase {
       await this.lexical.settle(this.table);
       return work();
     });
+  }
+
+  /**
+   * Run upkeep (`optimize`, index builds) while searches read the snapshot taken just before it, which `work` gets:
+   * they neither wait for it nor see a version it makes half-way.
+   */
+  protected async upkeep<T>(work: (before: TableSnapshot) => Promise<T>): Promise<T> {
+    const before = await this.snapshot();
+    this.optimizing = true;
+    try {
+      return await work(before);
+    } finally {
+      this.optimizing = false;
+    }
   }
 
   /**

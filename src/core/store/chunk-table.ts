@@ -305,19 +305,17 @@ export class ChunkTable extends ChunkTableBase {
     const fts = want.fts === true && !this.lexical.indexed;
     const rows = want.vectorRows;
     if (!fts && rows === undefined) return;
-    await this.snapshot();
-    this.optimizing = true;
-    await this.commit(async () => {
-      const [textBuild, vectorBuild] = await Promise.allSettled([
-        fts ? this.table.createIndex('fts', { config: Index.fts(FTS_OPTIONS), replace: true }) : undefined,
-        rows === undefined ? undefined : this.table.createIndex('vector', { config: annIndexConfig(rows), replace: true }),
-      ]);
-      if (fts && textBuild.status === 'fulfilled') await this.lexical.reindexed(this.table);
-      if (rows !== undefined && vectorBuild.status === 'fulfilled') this.vectorIndex = ANN_INDEX;
-      for (const build of [textBuild, vectorBuild]) if (build.status === 'rejected') throw build.reason;
-    }).finally(() => {
-      this.optimizing = false;
-    });
+    await this.upkeep(() =>
+      this.commit(async () => {
+        const [textBuild, vectorBuild] = await Promise.allSettled([
+          fts ? this.table.createIndex('fts', { config: Index.fts(FTS_OPTIONS), replace: true }) : undefined,
+          rows === undefined ? undefined : this.table.createIndex('vector', { config: annIndexConfig(rows), replace: true }),
+        ]);
+        if (fts && textBuild.status === 'fulfilled') await this.lexical.reindexed(this.table);
+        if (rows !== undefined && vectorBuild.status === 'fulfilled') this.vectorIndex = ANN_INDEX;
+        for (const build of [textBuild, vectorBuild]) if (build.status === 'rejected') throw build.reason;
+      }),
+    );
   }
 
   /**
@@ -327,9 +325,7 @@ export class ChunkTable extends ChunkTableBase {
    */
   async optimize(): Promise<void> {
     // Searches meanwhile read the last version before upkeep (`before`).
-    const before = await this.snapshot();
-    this.optimizing = true;
-    try {
+    await this.upkeep(async (before) => {
       // Compaction and index upkeep first, pruning nothing: LanceDB takes cleanupOlderThan as an age and measures
       // it from the end of compaction, so one call would prune versions open snapshots are still reading.
       await this.table.optimize({ cleanupOlderThan: new Date(0) });
@@ -347,9 +343,7 @@ export class ChunkTable extends ChunkTableBase {
           await this.table.createIndex('fts', { config: Index.fts(FTS_OPTIONS), replace: true });
           await this.lexical.reindexed(this.table);
         });
-    } finally {
-      this.optimizing = false;
-    }
+    });
   }
 
   async unindexedRows(): Promise<number> {
