@@ -112,12 +112,17 @@ export class ChunkTable extends ChunkTableBase {
   /**
    * Add the packed hit column to a table written before it existed, computed from the separate columns by LanceDB
    * (chunk-rows.ts PACK_HIT_SQL): one commit, rows and row ids as they were, so readers and the full-text index are
-   * untouched; snapshots of later versions read hits from it. Run by upkeep under the KB's write lock.
+   * untouched; snapshots of later versions read hits from it. Run by upkeep under the KB's write lock; searches
+   * meanwhile read the snapshot from before it (the rewrite of every row takes seconds on a large table).
    */
   async packHits(): Promise<void> {
     if (this.packed) return;
-    await this.commit(() => this.table.addColumns([{ name: HIT_COLUMN, valueSql: PACK_HIT_SQL }]));
-    this.schema = await this.table.schema();
+    await this.upkeep(() =>
+      this.commit(async () => {
+        await this.table.addColumns([{ name: HIT_COLUMN, valueSql: PACK_HIT_SQL }]);
+        this.schema = await this.table.schema();
+      }),
+    );
   }
 
   /** Add a typed column for each metadata field the table does not have yet. */
