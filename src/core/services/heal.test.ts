@@ -75,6 +75,33 @@ describe('chunks stored without vectors', () => {
   }, 60_000);
 });
 
+describe('writes while a local model cannot be had', () => {
+  it('ask for it once, not once per write, and use it as soon as it has loaded', async () => {
+    const core = await openTestCore();
+    cleanup.push(() => core.close());
+    const dir = path.join(tempDir('ragdesk-absent-model-'), 'absent');
+    await core.client.createKb({ kb_id: 'absent', embedding_model: dir });
+    const models = core.ctx.models;
+    const getEmbedder = models.getEmbedder.bind(models);
+    let asked = 0;
+    models.getEmbedder = (model, options) => {
+      asked++;
+      return getEmbedder(model, options);
+    };
+    for (const n of [1, 2, 3]) {
+      const r = await core.client.addDocument({ kb_id: 'absent', doc_id: `n${n}`, content: `Note ${n} on harbour pilots.` });
+      expect(r).toMatchObject({ status: 'added', embedded: false });
+    }
+    // Each write used to ask, and each ask of a model that is not on disk tried a download where downloads are on.
+    expect(asked).toBe(1);
+    await buildFixtureModel(dir);
+    await core.client.loadModel({ model: dir });
+    const late = await core.client.addDocument({ kb_id: 'absent', doc_id: 'n4', content: 'Written once the model has loaded.' });
+    expect(late.embedded).toBe(true);
+    expect(asked).toBe(2); // loadModel's own ask; the write took the loaded model without asking
+  }, 60_000);
+});
+
 describe('files uploaded or added one by one', () => {
   it('appear in the health report like files from ragdesk add, failures included', async () => {
     const core = await openTestCore();
