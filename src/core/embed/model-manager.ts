@@ -33,8 +33,8 @@ export interface ModelManagerOptions {
 export const DEFAULT_BATCH_SIZE = 32;
 /** Batches of one embed call queued in the worker at a time (see WorkerModelManager.embed). */
 export const BATCHES_IN_FLIGHT = 4;
-/** A background load (peek*) does not retry a model that failed less than this long ago. */
-const BACKGROUND_RETRY_MS = 30_000;
+/** A model that failed to load this recently is not tried by background loads (peek*) or with `skipRecentFailure`. */
+export const RETRY_AFTER_FAILURE_MS = 30_000;
 /** More worker crashes than this within CRASH_WINDOW_MS: stop restarting eagerly (the next request still does). */
 const MAX_RESTARTS = 3;
 const CRASH_WINDOW_MS = 60_000;
@@ -125,6 +125,11 @@ export class WorkerModelManager implements ModelManager {
   async getEmbedder(model: string, options: GetModelOptions = {}): Promise<Embedder> {
     if (isRemoteModel(model)) return this.remote.getEmbedder(model);
     const entry = this.entryFor(model, 'embedding');
+    if (options.skipRecentFailure && !this.isLoaded(entry) && !entry.loading && this.failedRecently(entry)) {
+      throw new RagError('model_unavailable', entry.status.error ?? `model ${model} could not be loaded`, {
+        details: { state: entry.status.state },
+      });
+    }
     await this.ensureLoaded(entry, options.allowDownload ?? this.allowDownload);
     return this.embedderFor(model, entry);
   }
@@ -204,9 +209,12 @@ export class WorkerModelManager implements ModelManager {
     return this.client.running && entry.loadedGen === this.client.generation;
   }
 
+  private failedRecently(entry: Entry): boolean {
+    return entry.lastFailureAt !== undefined && Date.now() - entry.lastFailureAt < RETRY_AFTER_FAILURE_MS;
+  }
+
   private loadInBackground(entry: Entry): void {
-    if (entry.loading || this.disposed) return;
-    if (entry.lastFailureAt !== undefined && Date.now() - entry.lastFailureAt < BACKGROUND_RETRY_MS) return;
+    if (entry.loading || this.disposed || this.failedRecently(entry)) return;
     this.ensureLoaded(entry, this.allowDownload).catch(() => undefined); // the outcome is in status()
   }
 

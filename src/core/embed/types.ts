@@ -29,6 +29,11 @@ export interface ModelProgressEvent {
 export interface GetModelOptions {
   /** Allow a download from the hub when the model is not in `<data>/models` (default true). */
   allowDownload?: boolean;
+  /**
+   * A local model that failed to load less than 30 s ago fails again at once with its last error, without a new
+   * attempt (a download among them): for callers that ask over and over, such as writes (one ask per batch).
+   */
+  skipRecentFailure?: boolean;
 }
 
 /**

@@ -3,8 +3,7 @@ import { ChunkingConfigSchema } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { chunkDocumentWithWarnings } from '../chunk/index.js';
 import type { ChunkDraft } from '../chunk/types.js';
-import type { Embedder, ModelManager } from '../embed/types.js';
-import { isRemoteModel } from '../embed/remote/remote-spec.js';
+import type { Embedder } from '../embed/types.js';
 import { embedReusing } from './vector-reuse.js';
 import type { ParsedDocument } from '../parse/types.js';
 import { crashPoint } from '../store/crash-point.js';
@@ -96,33 +95,20 @@ export async function prepareDocument(ctx: CoreContext, kb: Kb, input: PrepareIn
   };
 }
 
-/** After a local model could not be had for a write, writes go on without asking again for this long. */
-export const EMBEDDER_RETRY_MS = 30_000;
-/** When each model last could not be had for a write, per model manager. */
-const unavailableSince = new WeakMap<ModelManager, Map<string, number>>();
-
 /**
  * The KB's embedder if it can be had now (loading a cached model is fine; downloads only if allowed). A local model
- * that could not be had is asked for again only after EMBEDDER_RETRY_MS: an `add` asks once per batch, and each ask
- * of a model that is neither on disk nor downloadable started a download attempt in the worker (17 in one `add` of
- * 20 MB, each one a request to the hub when online; 1 now). Meanwhile the writes go on without vectors, which heal.ts
- * fills in once the model loads, and a model that loaded meanwhile (imported, downloaded from the UI) is used at once.
- * Remote embedders keep their own circuit breaker.
+ * that failed to load is tried again only after the model manager's RETRY_AFTER_FAILURE_MS: an `add` asks once per
+ * batch, and each ask of a model neither on disk nor downloadable was a download attempt in the worker (17 in one
+ * `add` of 20 MB, each a request to the hub when online; 1 now). Meanwhile the writes go on without vectors, which
+ * heal.ts fills in once the model loads, and a model loaded meanwhile (imported, downloaded from the UI) is used at
+ * once. Remote embedders keep their own circuit breaker.
  */
 export async function tryEmbedder(ctx: CoreContext, kb: Kb): Promise<Embedder | undefined> {
-  const model = kb.embedding_model;
-  let failures = unavailableSince.get(ctx.models);
-  if (!failures) unavailableSince.set(ctx.models, (failures = new Map()));
-  const since = failures.get(model);
-  if (since !== undefined && Date.now() - since < EMBEDDER_RETRY_MS) return ctx.models.peekEmbedder(model);
   try {
-    const embedder = await ctx.models.getEmbedder(model, { allowDownload: ctx.options.allowDownload });
-    failures.delete(model);
-    return embedder;
+    return await ctx.models.getEmbedder(kb.embedding_model, { allowDownload: ctx.options.allowDownload, skipRecentFailure: true });
   } catch (err) {
-    if (!(err instanceof RagError) || err.code !== 'model_unavailable') throw err;
-    if (!isRemoteModel(model)) failures.set(model, Date.now());
-    return undefined;
+    if (err instanceof RagError && err.code === 'model_unavailable') return undefined;
+    throw err;
   }
 }
 
