@@ -43,6 +43,8 @@ const FTS_OPTIONS = {
   asciiFolding: false,
   withPosition: false,
 } as const;
+/** Build the full-text index over the analysed column, replacing the one there (first builds and upkeep's rebuilds). */
+const buildFts = (table: Table): Promise<void> => table.createIndex('fts', { config: Index.fts(FTS_OPTIONS), replace: true });
 
 /**
  * A KB's chunk table: writes, full-text and vector search with filters pushed into the query, index upkeep. Its
@@ -313,7 +315,7 @@ export class ChunkTable extends ChunkTableBase {
     await this.upkeep(() =>
       this.commit(async () => {
         const [textBuild, vectorBuild] = await Promise.allSettled([
-          fts ? this.table.createIndex('fts', { config: Index.fts(FTS_OPTIONS), replace: true }) : undefined,
+          fts ? buildFts(this.table) : undefined,
           rows === undefined ? undefined : this.table.createIndex('vector', { config: annIndexConfig(rows), replace: true }),
         ]);
         if (fts && textBuild.status === 'fulfilled') await this.lexical.reindexed(this.table);
@@ -345,7 +347,7 @@ export class ChunkTable extends ChunkTableBase {
       // - its statistics keep rows removed since the build, which a fresh build counts no more (exact BM25).
       if (this.lexical.indexed)
         await this.commit(async () => {
-          await this.table.createIndex('fts', { config: Index.fts(FTS_OPTIONS), replace: true });
+          await buildFts(this.table);
           await this.lexical.reindexed(this.table);
         });
     });
