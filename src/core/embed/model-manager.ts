@@ -34,7 +34,7 @@ export const DEFAULT_BATCH_SIZE = 32;
 /** Batches of one embed call queued in the worker at a time (see WorkerModelManager.embed). */
 export const BATCHES_IN_FLIGHT = 4;
 /** A model that failed to load this recently is not tried by background loads (peek*) or with `skipRecentFailure`. */
-export const RETRY_AFTER_FAILURE_MS = 30_000;
+const RETRY_AFTER_FAILURE_MS = 30_000;
 /** More worker crashes than this within CRASH_WINDOW_MS: stop restarting eagerly (the next request still does). */
 const MAX_RESTARTS = 3;
 const CRASH_WINDOW_MS = 60_000;
