@@ -64,6 +64,15 @@ export function registerServe(program: Command): void {
     .option('--allowed-host <name>', 'extra Host header name to accept (repeatable)', collect)
     .option('--allowed-origin <origin>', 'extra browser origin to accept, e.g. http://my-box:7411 (repeatable)', collect)
     .action(async (o: ServeOptions, cmd: Command) => {
+      // Started by `npm start` (scripts/start.js): stop when that process is gone, however it went. Watched from the
+      // start: set up after "listening" was printed, a parent killed right then (kill -9 of npm as soon as the server
+      // answered) had already re-parented the server, which then took the variable for an inherited one and ran on.
+      let parentGone = false;
+      let onParentGone: (() => void) | undefined;
+      watchParent(() => {
+        parentGone = true;
+        onParentGone?.();
+      });
       const g = globals(cmd);
       const dataDir = cliDataDir(g.dataDir);
       const paths = dataPaths(dataDir);
@@ -154,8 +163,8 @@ export function registerServe(program: Command): void {
         process.on('SIGINT', () => stop('SIGINT'));
         process.on('SIGTERM', () => stop('SIGTERM'));
         process.on('SIGHUP', () => stop('SIGHUP'));
-        // Started by `npm start` (scripts/start.js): stop when that process is gone, however it went.
-        watchParent(() => stop('parent exited'));
+        onParentGone = () => stop('parent exited');
+        if (parentGone) stop('parent exited');
       });
       core.lock!.setPort(null);
       await server.close();
