@@ -140,4 +140,28 @@ describe('copying a model folder into the data dir', () => {
     expect(Object.keys(readImports(models))).toEqual(['local/x', 'Xenova/all-MiniLM-L6-v2']);
     expect(readImports(models)['local/x']).toEqual(record);
   });
+
+  it('reads imported.json again once it is replaced, and hands out copies of what it read', () => {
+    const models = path.join(dir, 'reread');
+    const record = {
+      model: 'local/y',
+      kind: 'embedding' as const,
+      source_dir: '/y',
+      imported_at: '2026-01-01T00:00:00.000Z',
+      dtype: 'fp32',
+      dim: 8,
+    };
+    recordImport(models, 'local/y', record);
+    const first = readImports(models);
+    delete first['local/y'];
+    expect(Object.keys(readImports(models))).toEqual(['local/y']);
+    // Another process replaces the file (an atomic rename, as recordImport does): the next read sees it.
+    const file = path.join(models, 'imported.json');
+    const tmp = `${file}.other`;
+    fs.writeFileSync(tmp, JSON.stringify({ 'local/z': { ...record, model: 'local/z' } }));
+    fs.renameSync(tmp, file);
+    expect(Object.keys(readImports(models))).toEqual(['local/z']);
+    fs.rmSync(file);
+    expect(readImports(models)).toEqual({});
+  });
 });

@@ -230,10 +230,25 @@ export function copyModelFolder(src: string, dest: string, onnx: string, options
   };
 }
 
-/** The imports recorded in `<data>/models/imported.json`, by id. */
+/** The last read of each imports file, by path: model status is asked for by searches, the file rarely changes. */
+const importsRead = new Map<string, { stamp: string; imports: Record<string, ImportRecord> }>();
+
+/**
+ * The imports recorded in `<data>/models/imported.json`, by id (a copy). The file is read again only when its
+ * identity, size or mtime changed (it is replaced whole by an atomic rename, here or by another process).
+ */
 export function readImports(modelsDir: string): Record<string, ImportRecord> {
+  const file = path.join(modelsDir, IMPORTED_FILE);
   try {
-    return readJsonFile<Record<string, ImportRecord>>(path.join(modelsDir, IMPORTED_FILE), {});
+    const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+    if (!st) return {};
+    const stamp = `${st.ino}:${st.size}:${st.mtimeNs}`;
+    let read = importsRead.get(file);
+    if (read?.stamp !== stamp) {
+      read = { stamp, imports: readJsonFile<Record<string, ImportRecord>>(file, {}) };
+      importsRead.set(file, read);
+    }
+    return { ...read.imports };
   } catch {
     return {};
   }

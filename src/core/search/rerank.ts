@@ -1,21 +1,26 @@
 import type { Hit } from '../../shared/contract/index.js';
+import type { Reranker } from '../embed/types.js';
 import type { CoreContext } from '../services/context.js';
 
 /**
- * Re-order hits with the cross-encoder when it is loaded. Never waits for a download or a cold load: when the
- * reranker is not ready, a background load starts and the hits come back as they were, saying why.
+ * The cross-encoder a search may rerank with, decided before its hits are read: a search whose reranker is not
+ * ready reads only its top_k hits, not the rerank pool. Never waits for a download or a cold load: when the
+ * reranker is not ready, a background load starts and the search answers as ranked, saying why.
  */
-export async function rerankHits(ctx: CoreContext, query: string, hits: Hit[]): Promise<{ hits?: Hit[]; why?: string }> {
+export async function readyReranker(ctx: CoreContext): Promise<{ reranker?: Reranker; why?: string }> {
   const model = ctx.options.rerankModel;
   let reranker = ctx.models.peekReranker(model);
   if (!reranker && ctx.options.waitForModels) {
     reranker = await ctx.models.getReranker(model, { allowDownload: ctx.options.allowDownload }).catch(() => undefined);
   }
-  if (!reranker) {
-    const status = ctx.models.status().find((s) => s.kind === 'rerank');
-    const state = !status || status.state === 'loading' ? 'not loaded yet (loading in the background)' : status.state;
-    return { why: `not reranked: the reranker is ${state}${status?.error ? ` (${status.error})` : ''}` };
-  }
+  if (reranker) return { reranker };
+  const status = ctx.models.status().find((s) => s.kind === 'rerank');
+  const state = !status || status.state === 'loading' ? 'not loaded yet (loading in the background)' : status.state;
+  return { why: `not reranked: the reranker is ${state}${status?.error ? ` (${status.error})` : ''}` };
+}
+
+/** Re-order hits by the cross-encoder's scores; on a failure, says why and leaves them as they were. */
+export async function rerankHits(reranker: Reranker, query: string, hits: Hit[]): Promise<{ hits?: Hit[]; why?: string }> {
   try {
     const scores = await reranker.score(
       query,

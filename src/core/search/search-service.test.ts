@@ -138,6 +138,25 @@ describe('vector and hybrid through the real model loading path', () => {
     expect(res.reranked).toBe(true);
     expect(res.hits[0]!.doc_id).toBe('en-heart');
   });
+  it('reads only top_k hits, not the rerank pool, when the reranker is not there, and says why', async () => {
+    const hydrate = vi.spyOn(TableSnapshot.prototype, 'hydrateEach');
+    const options = core.ctx.options as { rerankModel?: string };
+    const loaded = options.rerankModel;
+    try {
+      const asked = { query: 'customs goods', kb_ids: ['mixed'], mode: 'hybrid' as const, use_rerank: true, top_k: 2 };
+      expect((await core.client.search(asked)).reranked).toBe(true);
+      expect(hydrate.mock.calls.map((c) => c[0].length)).toEqual([DOCS.length]); // the pool: every chunk here
+      hydrate.mockClear();
+      options.rerankModel = path.join(FIXTURES, 'no-such-reranker');
+      const res = await core.client.search(asked);
+      expect(res).toMatchObject({ reranked: false, degraded: expect.stringMatching(/^not reranked: the reranker is /) });
+      expect(res.hits).toHaveLength(2);
+      expect(hydrate.mock.calls.map((c) => c[0].length)).toEqual([2]);
+    } finally {
+      options.rerankModel = loaded;
+      hydrate.mockRestore();
+    }
+  });
   it('degrades hybrid to full-text and refuses vector when the model is unavailable', async () => {
     const hybrid = await core.client.search({ query: 'customs', kb_ids: ['offline'], mode: 'hybrid' });
     expect(hybrid.degraded).toMatch(/full-text/);

@@ -13,7 +13,7 @@ import { analyzeForIndex } from '../text/analyzer.js';
 import { within } from '../util/timeout.js';
 import { fuse, type FusionMethod, type Ranked } from './fusion.js';
 import { rankLexical, refKey, type KbRef } from './lexical-rank.js';
-import { rerankHits } from './rerank.js';
+import { rerankHits, readyReranker } from './rerank.js';
 
 export interface SearchOptions {
   /** KBs the caller may read; undefined means all. */
@@ -284,8 +284,9 @@ export async function search(ctx: CoreContext, input: ParsedInput<'search'>, opt
   const searchable = kbs.filter((kb) => wheres.has(kb.kb_id));
 
   const depth = options.candidates ?? Math.max(input.top_k * 4, input.mode === 'hybrid' ? 100 : 50);
-  // Only what can reach the answer is fetched: top_k, or the rerank pool.
-  const count = input.use_rerank ? Math.max(input.top_k * 4, 20) : input.top_k;
+  // Only what can reach the answer is fetched: top_k, or the rerank pool when a reranker is ready to score it.
+  const rerank = input.use_rerank ? await readyReranker(ctx) : {};
+  const count = rerank.reranker ? Math.max(input.top_k * 4, 20) : input.top_k;
   const analyzed = analyzeForIndex(input.query);
   const ranking = await rankKbs(
     ctx,
@@ -301,13 +302,13 @@ export async function search(ctx: CoreContext, input: ParsedInput<'search'>, opt
   let hits = await hydrateHits(ranking.snapshots, ranking.refs.slice(0, count));
   const degraded = ranking.degraded ? [ranking.degraded] : [];
   let reranked = false;
-  if (input.use_rerank && hits.length > 0) {
-    const r = await rerankHits(ctx, input.query, hits.slice(0, Math.max(input.top_k * 4, 20)));
+  if (hits.length > 0 && rerank.reranker) {
+    const r = await rerankHits(rerank.reranker, input.query, hits);
     if (r.hits) {
       hits = r.hits;
       reranked = true;
     } else if (r.why) degraded.push(r.why);
-  }
+  } else if (hits.length > 0 && rerank.why) degraded.push(rerank.why);
   return {
     mode: input.mode,
     reranked,
