@@ -130,6 +130,7 @@ describe('key-scoped MCP access', () => {
     } finally {
       await close();
     }
+    await new Promise((r) => setImmediate(r)); // calls are recorded once their answers are sent
     const { entries } = activity.list({ key_name: 'logger' });
     expect(entries.map((e) => e.tool)).toEqual(['search_kb', 'search_kb', 'search_kb', 'add_document']);
     const [invalid, empty, search, add] = entries;

@@ -122,6 +122,11 @@ function callInfo(mcp: McpServer, extra: Extra): CallInfo {
   };
 }
 
+/** A call is recorded once its answer is on its way (the SDK sends it in this turn's microtasks), not before. */
+function recordLater(onCall: McpServerOptions['onCall'], record: CallRecord): void {
+  if (onCall) setImmediate(() => onCall(record));
+}
+
 /**
  * The ragdesk MCP server: every tool listed with its title, description, input and output schemas and hints;
  * resources and prompts. Tool calls are validated here: arguments that break the input schema are a
@@ -149,7 +154,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     const parsed = tool.input.safeParse(rawArgs ?? {});
     if (!parsed.success) {
       const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
-      options.onCall?.({
+      recordLater(options.onCall, {
         tool: name,
         args: rawArgs,
         clientName: info.clientName,
@@ -175,7 +180,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         count = null;
       }
     }
-    options.onCall?.({ tool: name, args: rawArgs, clientName: info.clientName, latencyMs: performance.now() - started, result, count });
+    recordLater(options.onCall, {
+      tool: name,
+      args: rawArgs,
+      clientName: info.clientName,
+      latencyMs: performance.now() - started,
+      result,
+      count,
+    });
     return result;
   });
 
