@@ -45,6 +45,9 @@ export interface CoreOptions {
    * columns cost more to read as the table grows (its rows lie further apart). LanceDB alone on the scale bench's
    * tables, SciFact claims, p50: 100 deep with columns / ids only / a fetch of 10 hits by row id: 5.58 / 2.65 /
    * 3.46 ms at 9.6k rows, 14.87 / 6.24 / 6.18 ms at 100k, 45.04 / 22.19 / 8.81 ms at 1M (docs/benchmarks.md).
+   * Since hits are one packed column, a fetch of 10 by row id takes ~1 ms at 9.6k, and ragdesk's whole hybrid
+   * search, both ways interleaved query by query (2026-12-05): 900 rows 5.09 / 4.67 ms with columns against 5.26 /
+   * 4.73 lean; 4.6k rows 8.93 / 9.38 against 8.60 / 9.06; 9.6k 6.31 / 6.99 / 7.09 against 5.14 / 5.58 / 5.70.
    */
   hybridListColumnsMaxRows: number;
 }
@@ -62,7 +65,7 @@ export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
   rerankModel: 'rerank',
   inlineIndexRows: 50_000,
   upkeepDeferRows: 100_000,
-  hybridListColumnsMaxRows: 25_000,
+  hybridListColumnsMaxRows: 2_000,
 };
 
 /** Progress of ingestion, for progress bars and the UI. */
