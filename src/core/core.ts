@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
-import { contract, type Contract, type RagClient } from '../shared/contract/index.js';
+import { contract, isFullTextOnly, type Contract, type RagClient } from '../shared/contract/index.js';
 import { OWNER_SCOPE, scopeOf, type CallerScope, type Principal } from './auth/scope.js';
 import { dataPaths } from './config/data-dir.js';
 import { acquireLock, type HeldLock } from './config/lock.js';
@@ -129,7 +129,7 @@ export class Core {
     const models = new Set(
       this.ctx.store.registry
         .list()
-        .filter((kb) => kb.enabled)
+        .filter((kb) => kb.enabled && !isFullTextOnly(kb.embedding_model))
         .map((kb) => kb.embedding_model),
     );
     // Chunks stored without vectors get them once their model can embed: now, or when it arrives or recovers.

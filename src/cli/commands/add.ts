@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { AddFilesResult, RagClient } from '../../shared/contract/index.js';
+import { isFullTextOnly, type AddFilesResult, type RagClient } from '../../shared/contract/index.js';
 import { withClient } from '../open-core.js';
 import { EXIT, printJson, printLine } from '../output.js';
 import { createProgress, progressToken, whileProgress } from '../progress.js';
@@ -9,6 +9,7 @@ import { chunkingFrom, chunkingOptions, collect, globals } from './common.js';
 /** Said once for the whole run: without the model, documents were stored for full-text search only. */
 async function vectorsNote(client: RagClient, kbId: string): Promise<string | undefined> {
   const kb = await client.getKb({ kb_id: kbId });
+  if (isFullTextOnly(kb.embedding_model)) return undefined; // no vectors wanted
   const model = (await client.modelStatus({})).find((m) => m.kind === 'embedding' && m.model === kb.embedding_model);
   if (model?.state === 'loaded') return undefined;
   return (

@@ -16,7 +16,7 @@ export function registerKb(program: Command): void {
       .option('--department <name>', 'owning department', '')
       .option(
         '--model <model>',
-        'embedding model: a preset (english, multilingual), a model folder, ollama:<name>[@url] or openai:<name>[@url] (see docs/embedders.md)',
+        'embedding model: a preset (english, multilingual), a model folder, ollama:<name>[@url] or openai:<name>[@url] (see docs/embedders.md), or none (full-text only: no model, no vectors)',
       )
       .option('--languages <list>', 'comma-separated language codes, e.g. en,ru,zh')
       .option('--disabled', 'create it disabled'),

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ModelPreset, ModelStatus } from '../../shared/contract/index.js';
+import { isFullTextOnly, type ModelPreset, type ModelStatus } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { estimateTokenCounter } from '../chunk/estimate.js';
 import type { TokenCounter } from '../chunk/types.js';
@@ -158,6 +158,7 @@ export class WorkerModelManager implements ModelManager {
   }
 
   async getTokenCounter(model: string): Promise<TokenCounter> {
+    if (isFullTextOnly(model)) return estimateTokenCounter; // a full-text only KB: no tokenizer to look for
     if (isRemoteModel(model)) {
       parseRemoteSpec(model); // invalid_parameter on bad syntax
       return estimateTokenCounter; // the server's tokenizer is not at hand

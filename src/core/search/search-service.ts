@@ -1,4 +1,4 @@
-import type { Hit, Kb, SearchMode, SearchResult } from '../../shared/contract/index.js';
+import { FULL_TEXT_ONLY, isFullTextOnly, type Hit, type Kb, type SearchMode, type SearchResult } from '../../shared/contract/index.js';
 import type { ParsedInput } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import type { Embedder } from '../embed/types.js';
@@ -37,8 +37,20 @@ function toHit(kb: Kb, c: StoredChunk, score: number): Hit {
   };
 }
 
-async function queryEmbedder(ctx: CoreContext, kb: Kb, mode: SearchMode): Promise<{ embedder?: Embedder; why?: string }> {
+async function queryEmbedder(ctx: CoreContext, kb: Kb, mode: SearchMode, alone: boolean): Promise<{ embedder?: Embedder; why?: string }> {
   if (mode === 'fts') return {};
+  // A full-text only KB: hybrid is its full-text ranking (nothing is missing, so no note); a vector search of it
+  // alone is refused, and among other KBs it adds nothing.
+  if (isFullTextOnly(kb.embedding_model)) {
+    if (mode === 'hybrid' || !alone) return {};
+    throw new RagError(
+      'invalid_parameter',
+      `knowledge base "${kb.kb_id}" is full-text only (model ${FULL_TEXT_ONLY}): search it with mode fts or hybrid`,
+      {
+        details: { kb_id: kb.kb_id },
+      },
+    );
+  }
   const ready = ctx.models.peekEmbedder(kb.embedding_model);
   if (ready) return { embedder: ready };
   if (ctx.options.waitForModels) {
@@ -122,7 +134,7 @@ export async function rankKbs(
       if (!table) return { kb, lexical: undefined, vector: [] as ChunkRef[], hasVectors: false };
       const snap = await table.snapshot();
       snapshots.set(kb.kb_id, snap);
-      const { embedder, why } = await queryEmbedder(ctx, kb, mode);
+      const { embedder, why } = await queryEmbedder(ctx, kb, mode, targets.length === 1);
       if (why) whys.push(why);
       // Candidates come from the index's own ranking: fetch deeper where its statistics may be off.
       const lexDepth = targets.length > 1 || table.needsUpkeep ? depth * 2 : depth;

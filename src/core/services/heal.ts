@@ -1,3 +1,4 @@
+import { isFullTextOnly } from '../../shared/contract/index.js';
 import { isRemoteModel } from '../embed/remote/remote-spec.js';
 import type { CoreContext } from './context.js';
 import { backfillVectors } from './reembed.js';
@@ -9,7 +10,8 @@ import { backfillVectors } from './reembed.js';
  * - A remote endpoint that recovers: while a KB waits for vectors, its model is looked at every NUDGE_MS; once
  *   the circuit's cool-down is over that look is the breaker's half-open probe, and its success reports the
  *   model `loaded` again (remote-models.ts), which starts the backfill.
- * Backfills run one per KB, in batches that wait while indexing is paused.
+ * Backfills run one per KB, in batches that wait while indexing is paused. A full-text only KB (model `none`) never
+ * waits: it has no model to wait for.
  */
 
 const NUDGE_MS = 5_000;
@@ -33,6 +35,8 @@ function stateOf(ctx: CoreContext): HealState {
 
 /** A write stored chunks of this KB without vectors: heal it when its model can embed. */
 export function markNeedsVectors(ctx: CoreContext, kbId: string): void {
+  const kb = ctx.store.registry.find(kbId);
+  if (kb && isFullTextOnly(kb.embedding_model)) return;
   const s = stateOf(ctx);
   s.waiting.add(kbId);
   if (!s.stopped) void heal(ctx);
@@ -56,6 +60,7 @@ export async function startHealing(ctx: CoreContext): Promise<void> {
   }, NUDGE_MS);
   s.timer.unref();
   for (const kb of ctx.store.registry.list()) {
+    if (isFullTextOnly(kb.embedding_model)) continue;
     const table = await ctx.store.chunks(kb);
     if (!table) continue;
     const waiting = table.dim === 0 ? await table.count() : await table.count('vector IS NULL');
@@ -79,7 +84,7 @@ async function heal(ctx: CoreContext): Promise<void> {
   for (const kbId of [...s.waiting]) {
     if (s.stopped || s.running.has(kbId)) continue;
     const kb = ctx.store.registry.find(kbId);
-    if (!kb) {
+    if (!kb || isFullTextOnly(kb.embedding_model)) {
       s.waiting.delete(kbId);
       continue;
     }

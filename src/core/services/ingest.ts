@@ -1,5 +1,5 @@
 import type { AddResult, ChunkingConfig, ChunkingOverride, Kb, Metadata } from '../../shared/contract/index.js';
-import { ChunkingConfigSchema } from '../../shared/contract/index.js';
+import { ChunkingConfigSchema, isFullTextOnly } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { chunkDocumentWithWarnings } from '../chunk/index.js';
 import type { ChunkDraft } from '../chunk/types.js';
@@ -17,6 +17,11 @@ import { passageText } from '../embed/passage.js';
 
 /** The warning on documents written while the KB's model could not be had (vectors are filled in later). */
 export const NO_VECTORS_WARNING = 'stored without vectors: the embedding model is not available; full-text search works';
+
+/** The write's warning when it stored chunks without vectors: none for a full-text only KB, which wants none. */
+export function noVectorsWarnings(kb: Kb): string[] {
+  return isFullTextOnly(kb.embedding_model) ? [] : [NO_VECTORS_WARNING];
+}
 
 /** A document parsed and chunked, ready to embed and write. */
 export interface PreparedDoc {
@@ -104,6 +109,7 @@ export async function prepareDocument(ctx: CoreContext, kb: Kb, input: PrepareIn
  * once. Remote embedders keep their own circuit breaker.
  */
 export async function tryEmbedder(ctx: CoreContext, kb: Kb): Promise<Embedder | undefined> {
+  if (isFullTextOnly(kb.embedding_model)) return undefined;
   try {
     return await ctx.models.getEmbedder(kb.embedding_model, { allowDownload: ctx.options.allowDownload, skipRecentFailure: true });
   } catch (err) {
@@ -285,7 +291,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
         chunk_count: w.doc.chunks.length,
         parser: w.doc.parsed.parser,
         embedded: Boolean(embedder),
-        ...(w.doc.warnings.length || !embedder ? { warnings: [...w.doc.warnings, ...(embedder ? [] : [NO_VECTORS_WARNING])] } : {}),
+        ...(w.doc.warnings.length || !embedder ? { warnings: [...w.doc.warnings, ...(embedder ? [] : noVectorsWarnings(kb))] } : {}),
       };
       ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'done', chunks: w.doc.chunks.length });
     }

@@ -1,3 +1,4 @@
+import { FULL_TEXT_ONLY, isFullTextOnly } from '../../shared/contract/index.js';
 import type { ChangeKbModelInput, Kb, ModelChange, ModelChangeStatus, CancelModelChangeResult } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import type { Embedder } from '../embed/types.js';
@@ -41,6 +42,15 @@ export async function changeKbModel(ctx: CoreContext, input: ChangeKbModelInput)
   const kbId = input.kb_id;
   const model = input.model.trim();
   ctx.store.registry.get(kbId);
+  if (isFullTextOnly(model)) {
+    throw new RagError(
+      'invalid_parameter',
+      `a knowledge base keeps its vectors once it has a model: create a new one with model ${FULL_TEXT_ONLY} for full-text only`,
+      {
+        details: { kb_id: kbId },
+      },
+    );
+  }
   return ctx.store.writes.run(serial(kbId), async () => {
     const changes = modelChangesOf(ctx);
     const current = changes.active(kbId);

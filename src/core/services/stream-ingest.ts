@@ -17,7 +17,7 @@ import { ensureChunkTable } from '../store/ensure-chunk-table.js';
 import type { CoreContext } from './context.js';
 import { markNeedsVectors } from './heal.js';
 import { indexFirstWrite, scheduleIndexing } from './indexing.js';
-import { NO_VECTORS_WARNING, tryEmbedder, type PreparedDoc } from './ingest.js';
+import { noVectorsWarnings, tryEmbedder, type PreparedDoc } from './ingest.js';
 import { analyzeChunks, buildRows } from './ingest-rows.js';
 import { embedReusing } from './vector-reuse.js';
 
@@ -202,7 +202,7 @@ export async function streamFile(ctx: CoreContext, kbId: string, input: StreamIn
       state,
     });
     if (result.status !== 'skipped') {
-      if (!vectorsOk) warnings.add(NO_VECTORS_WARNING);
+      if (!vectorsOk) for (const w of noVectorsWarnings(kb)) warnings.add(w);
       if (warnings.size) result.warnings = [...warnings];
       result.embedded = Boolean(vectorsOk);
       if (!vectorsOk) markNeedsVectors(ctx, kbId);

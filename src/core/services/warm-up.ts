@@ -1,3 +1,4 @@
+import { isFullTextOnly } from '../../shared/contract/index.js';
 import { search } from '../search/search-service.js';
 import { within } from '../util/timeout.js';
 import type { CoreContext } from './context.js';
@@ -51,6 +52,7 @@ async function warmKbs(ctx: CoreContext): Promise<void> {
   for (const kb of kbs) await search(ctx, { ...query, kb_ids: [kb.kb_id], mode: 'fts' }).catch(() => undefined);
   for (const kb of kbs) await prewarm(ctx, kb.kb_id).catch(() => undefined);
   for (const kb of kbs) {
+    if (isFullTextOnly(kb.embedding_model)) continue; // no model; its full-text search was warmed above
     const model = await within(
       ctx.models.getEmbedder(kb.embedding_model, { allowDownload: false }).catch(() => undefined),
       MODEL_WAIT_MS,

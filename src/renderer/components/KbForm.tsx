@@ -1,7 +1,7 @@
 import { Autocomplete, Button, Group, Modal, Stack, TagsInput, Text, TextInput, Textarea } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_CHUNKING, type ChunkingConfig, type Kb } from '../../shared/contract/index.js';
+import { DEFAULT_CHUNKING, FULL_TEXT_ONLY, type ChunkingConfig, type Kb } from '../../shared/contract/index.js';
 import { useApi } from '../api/context.js';
 import { useQuery } from '../lib/use-query.js';
 import { ChunkingFields, chunkingValid } from './ChunkingFields.js';
@@ -69,7 +69,9 @@ export function KbForm({ opened, kb, onClose, onSaved }: { opened: boolean; kb?:
   }, [opened, kb, desktop]);
 
   const idError = !kb && kbId && !KB_ID.test(kbId) ? t('kbForm.idError') : undefined;
-  const modelOptions = (presets.data ?? []).filter((p) => p.kind === 'embedding').map((p) => p.name);
+  // A new KB may also be full-text only; an existing one keeps a model once it has one (changeKbModel refuses none).
+  const presetNames = (presets.data ?? []).filter((p) => p.kind === 'embedding').map((p) => p.name);
+  const modelOptions = kb ? presetNames : [...presetNames, FULL_TEXT_ONLY];
 
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -139,7 +139,8 @@ export const en = {
     languages: 'Languages',
     languagesHint: 'Press Enter after each, e.g. en, ru, zh',
     model: 'Embedding model',
-    modelHintNew: 'A preset name, or the absolute path of a model folder; empty: the default',
+    modelHintNew:
+      'A preset name, the absolute path of a model folder, or none for full-text search only (no model, no vectors); empty: the default',
     modelHintEdit: 'Changing it re-embeds every chunk in the background; search keeps using the current model until it is done',
     chunkingDefaults: 'Chunking defaults',
     saveError: 'Could not save',

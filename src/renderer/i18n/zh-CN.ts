@@ -131,7 +131,7 @@ export const zhCN = {
     languages: '语言',
     languagesHint: '每输入一个按一次回车，例如 en、ru、zh',
     model: '嵌入模型',
-    modelHintNew: '预设名称，或模型文件夹的绝对路径；留空则使用默认模型',
+    modelHintNew: '预设名称、模型文件夹的绝对路径，或 none（仅全文检索，不用模型、不存向量）；留空则使用默认模型',
     modelHintEdit: '更换后会在后台重新计算所有分块的向量；完成之前，搜索继续使用当前模型',
     chunkingDefaults: '默认分块设置',
     saveError: '无法保存',

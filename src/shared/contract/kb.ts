@@ -5,13 +5,21 @@ import { ModelChangeSchema } from './model-change.js';
 export const MetadataFieldTypeSchema = z.enum(['string', 'number', 'boolean', 'string_list', 'number_list']);
 export type MetadataFieldType = z.infer<typeof MetadataFieldTypeSchema>;
 
+/**
+ * The `embedding_model` of a full-text only KB: no embedding model is asked for, loaded or downloaded; chunks are
+ * stored without vectors, hybrid search answers from full-text, vector search is refused. Changing the KB's model
+ * later to a real one embeds every chunk (a model change).
+ */
+export const FULL_TEXT_ONLY = 'none';
+export const isFullTextOnly = (embeddingModel: string): boolean => embeddingModel === FULL_TEXT_ONLY;
+
 export const KbSchema = z.object({
   kb_id: KbIdSchema,
   name: z.string(),
   description: z.string(),
   department: z.string(),
   enabled: z.boolean(),
-  /** Preset name (e.g. `multilingual`) or an absolute folder holding a transformers.js model. */
+  /** Preset name (e.g. `multilingual`), an absolute folder holding a transformers.js model, or `none` (full-text only). */
   embedding_model: z.string(),
   /** Vector dimension, fixed when the first vectors are written; null until then. */
   embedding_dim: z.number().int().positive().nullable(),
