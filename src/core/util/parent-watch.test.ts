@@ -19,14 +19,41 @@ describe('watchParent', () => {
     expect(gone).toBe(1);
   });
 
-  it('watches nothing without the variable or when it names another process than the parent', async () => {
+  it('watches nothing without the variable or when it names another live process than the parent', async () => {
     let ppid = 10;
     let gone = 0;
     watchParent(() => gone++, { env: {}, ppid: () => ppid, intervalMs: 10 });
-    watchParent(() => gone++, { env: { RAGDESK_PARENT_PID: '11' }, ppid: () => ppid, intervalMs: 10 });
+    watchParent(() => gone++, { env: { RAGDESK_PARENT_PID: '11' }, ppid: () => ppid, alive: () => true, intervalMs: 10 });
     ppid = 1;
     await sleep(40);
     expect(gone).toBe(0);
+  });
+
+  it('calls back once when the named parent is gone before the watch starts (re-parented already)', async () => {
+    let gone = 0;
+    const asked: number[] = [];
+    const alive = (pid: number) => (asked.push(pid), false);
+    watchParent(() => gone++, { env: { RAGDESK_PARENT_PID: '4242' }, ppid: () => 1, alive, intervalMs: 10 });
+    await sleep(40);
+    expect([gone, asked]).toEqual([1, [4242]]);
+    // stop() before it fires: nothing
+    watchParent(() => gone++, { env: { RAGDESK_PARENT_PID: '4242' }, ppid: () => 1, alive }).stop();
+    await sleep(20);
+    expect(gone).toBe(1);
+  });
+
+  it('tells a live process from a gone one by the real pid', async () => {
+    let gone = 0;
+    // This process is alive and is not its own parent: an inherited variable, nothing watched.
+    watchParent(() => gone++, { env: { RAGDESK_PARENT_PID: String(process.pid) }, intervalMs: 10 });
+    // A child that has exited (and been reaped) is gone.
+    const child = spawn(process.execPath, ['-e', '0']);
+    const pid = child.pid!;
+    await new Promise((r) => child.on('exit', r));
+    await sleep(50);
+    watchParent(() => gone++, { env: { RAGDESK_PARENT_PID: String(pid) }, intervalMs: 10 });
+    await sleep(40);
+    expect(gone).toBe(1);
   });
 
   it('a real child stops when its parent is killed with SIGKILL', async () => {
