@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelChange, ModelProgressEvent } from '../../shared/contract/index.js';
+import type { ModelChange } from '../../shared/contract/index.js';
 import type { Core } from '../core.js';
+import type { ModelProgressEvent } from '../embed/types.js';
 import { errorCode, fixtureModels, openTestCore } from '../test-support.js';
 
 // A full-text only KB (embedding_model `none`): no model is ever asked for, nothing waits for vectors, hybrid is its
