@@ -166,6 +166,18 @@ run('web console in Chromium against ragdesk serve', () => {
     expect(await page.evaluate(() => localStorage.getItem('ragdesk.language'))).toBeNull();
   });
 
+  it('creates a full-text only KB (model none) and says so on its page and in the list', async () => {
+    await nav(page, EN.t('nav.kbs'));
+    const plain = { name: 'Plain notes', id: 'plain-notes', description: 'Keyword search only', department: 'ops' };
+    await createKb(page, 'none', EN, plain);
+    await page.getByText(EN.t('kbPage.fullTextOnly'), { exact: true }).waitFor();
+    await nav(page, EN.t('nav.kbs'));
+    await page
+      .getByRole('row', { name: new RegExp(plain.name) })
+      .getByText(EN.t('kbPage.fullTextOnly'), { exact: true })
+      .waitFor();
+  });
+
   it('never opened a dialog or threw in the page', () => {
     expect(dialogs).toEqual([]);
     expect(pageErrors).toEqual([]);

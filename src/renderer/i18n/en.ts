@@ -125,6 +125,7 @@ export const en = {
     openError: 'Could not open this knowledge base',
     disabled: 'disabled: agents do not see it',
     model: 'model: {{model}}',
+    fullTextOnly: 'full-text only',
   },
   kbForm: {
     newTitle: 'New knowledge base',

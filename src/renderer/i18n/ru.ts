@@ -138,6 +138,7 @@ export const ru = {
     openError: 'Не удалось открыть базу знаний',
     disabled: 'отключена: агенты её не видят',
     model: 'модель: {{model}}',
+    fullTextOnly: 'только полнотекстовый поиск',
   },
   kbForm: {
     newTitle: 'Новая база знаний',

@@ -117,6 +117,7 @@ export const zhCN = {
     openError: '无法打开此知识库',
     disabled: '已停用：智能体看不到它',
     model: '模型：{{model}}',
+    fullTextOnly: '仅全文检索',
   },
   kbForm: {
     newTitle: '新建知识库',

@@ -1,7 +1,7 @@
 import { ActionIcon, Anchor, Badge, Button, Group, Loader, Stack, Switch, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import type { KbSummary } from '../../shared/contract/index.js';
+import { isFullTextOnly, type KbSummary } from '../../shared/contract/index.js';
 import { useClient } from '../api/context.js';
 import { ConfirmModal, EmptyHint, ErrorAlert } from '../components/common.js';
 import { IconDatabase, IconPencil, IconPlus, IconTrash } from '../components/icons.js';
@@ -85,7 +85,7 @@ export function KbListScreen() {
                   <Table.Td ta="right">{f.number(kb.chunk_count)}</Table.Td>
                   <Table.Td>
                     <Badge variant="light" color="gray" style={{ textTransform: 'none', maxWidth: 220 }} title={kb.embedding_model}>
-                      {kb.embedding_model.split(/[\\/]/).pop()}
+                      {isFullTextOnly(kb.embedding_model) ? t('kbPage.fullTextOnly') : kb.embedding_model.split(/[\\/]/).pop()}
                     </Badge>
                   </Table.Td>
                   <Table.Td>

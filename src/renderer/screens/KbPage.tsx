@@ -1,6 +1,7 @@
 import { Anchor, Badge, Breadcrumbs, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isFullTextOnly } from '../../shared/contract/index.js';
 import { useClient } from '../api/context.js';
 import { ErrorAlert } from '../components/common.js';
 import { DocumentDrawer } from '../components/DocumentDrawer.js';
@@ -42,7 +43,9 @@ export function KbScreen({ kbId, docId, chunk }: { kbId: string; docId?: string;
                 </Badge>
                 {!kb.data.enabled && <Badge color="gray">{t('kbPage.disabled')}</Badge>}
                 <Badge variant="outline" color="gray" style={{ textTransform: 'none' }} title={kb.data.embedding_model}>
-                  {t('kbPage.model', { model: kb.data.embedding_model.split(/[\\/]/).pop() ?? '' })}
+                  {isFullTextOnly(kb.data.embedding_model)
+                    ? t('kbPage.fullTextOnly')
+                    : t('kbPage.model', { model: kb.data.embedding_model.split(/[\\/]/).pop() ?? '' })}
                 </Badge>
                 {kb.data.languages.length > 0 && (
                   <Badge variant="outline" color="gray">
