@@ -59,7 +59,7 @@ export const UseRerankArg = z
   .default(true)
   .describe('Re-order candidates with the cross-encoder when it is loaded (default true; skipped, with a note, when it is not)');
 export const ModeArg = SearchModeSchema.default('hybrid').describe(
-  'hybrid (default): meaning + keywords fused; vector: meaning only; fts: exact keywords (BM25) only',
+  'hybrid (default): meaning + keywords fused; vector: meaning only; fts: exact keywords (BM25) only. A KB whose embedding_model is none is full-text only: hybrid is its keyword ranking, vector is refused',
 );
 export const FilterArg = z
   .union([z.record(z.string(), z.unknown()), z.string().max(MAX_FILTER_EXPR_CHARS)])
