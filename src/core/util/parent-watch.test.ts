@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { watchParent } from './parent-watch.js';
 
@@ -56,12 +57,28 @@ describe('watchParent', () => {
     expect(gone).toBe(1);
   });
 
+  it.runIf(process.platform === 'linux')('counts a named parent that is a zombie (killed, not yet reaped) as gone', async () => {
+    // `sleep 0 &` under a shell that then becomes `sleep 5`: nothing reaps the first sleep, a zombie for 5 s.
+    const sh = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const pid = Number((await new Promise<Buffer>((r) => sh.stdout.once('data', r))).toString().trim());
+      for (let i = 0; i < 100 && !/\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')); i++) await sleep(20);
+      expect(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /);
+      let gone = 0;
+      watchParent(() => gone++, { env: { RAGDESK_PARENT_PID: String(pid) }, intervalMs: 10 });
+      await sleep(40);
+      expect(gone).toBe(1);
+    } finally {
+      sh.kill('SIGKILL');
+    }
+  });
+
   it('a real child stops when its parent is killed with SIGKILL', async () => {
     // parent (a shell-less node) spawns a child that watches it and prints "gone" to a pipe we hold.
     const childCode = `
       const { watchParent } = await import(${JSON.stringify(new URL('./parent-watch.ts', import.meta.url).href)});
-      process.stdout.write('watching\\n');
       watchParent(() => { process.stdout.write('gone\\n'); process.exit(0); }, { intervalMs: 50 });
+      process.stdout.write('watching\\n');
       setInterval(() => {}, 1000);`;
     const parentCode = `
       const { spawn } = require('node:child_process');

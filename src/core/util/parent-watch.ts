@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * Stop with the process that started us: `npm start` (scripts/start.js) passes its pid as RAGDESK_PARENT_PID to
  * the server or the desktop app it spawns. When that process dies without a word (kill -9 of npm), the child is
@@ -28,12 +30,25 @@ export function watchParent(
   return { stop: () => clearInterval(timer) };
 }
 
-/** Whether a process with this pid exists (one we may not signal exists too). */
+/**
+ * Whether a process with this pid runs (one we may not signal runs too). A parent killed a moment ago may still be
+ * a zombie, signalable until its own parent reaps it: on Linux its state in /proc says so, and it counts as gone.
+ */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    // "pid (comm) S ...": the state is the first field after the last ')' (comm may hold spaces and parentheses).
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false; // no /proc (macOS, Windows) or the process just went: kill() above answered
   }
 }
