@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
+import type { ModelChange } from '../shared/contract/index.js';
 import { Core, type OpenCoreOptions } from './core.js';
 import { buildFixtureModel, buildFixtureReranker } from './embed/fixture-model.js';
 import { collectGarbage } from './util/collect-garbage.js';
@@ -63,6 +64,25 @@ export async function eventually(check: () => Promise<void>, ms = 20_000): Promi
     }
   }
 }
+
+/** Poll a KB's model change until `test` holds (every 20 ms, up to `timeoutMs`); resolves with that status. */
+export async function untilModelChange(
+  core: Core,
+  kbId: string,
+  test: (m: ModelChange) => boolean,
+  timeoutMs = 60_000,
+): Promise<ModelChange> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const { migration } = await core.client.modelChangeStatus({ kb_id: kbId });
+    if (migration && test(migration)) return migration;
+    if (Date.now() > end) throw new Error(`timed out; last status ${JSON.stringify(migration)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A model change that ended, one way or the other. */
+export const modelChangeFinished = (m: ModelChange): boolean => m.state === 'done' || m.state === 'failed' || m.state === 'cancelled';
 
 let haveSameMap: ((a: object, b: object) => boolean) | undefined;
 

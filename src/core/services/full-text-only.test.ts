@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelChange } from '../../shared/contract/index.js';
 import type { Core } from '../core.js';
 import type { ModelProgressEvent } from '../embed/types.js';
-import { errorCode, fixtureModels, openTestCore } from '../test-support.js';
+import { errorCode, fixtureModels, modelChangeFinished, openTestCore, untilModelChange } from '../test-support.js';
 
 // A full-text only KB (embedding_model `none`): no model is ever asked for, nothing waits for vectors, hybrid is its
 // full-text ranking without a note, vector search of it alone is refused, and it can gain a model later.
@@ -58,14 +57,7 @@ describe('a full-text only KB', () => {
   it('cannot be what a KB with a model changes to, and gains vectors when it changes to a model', async () => {
     expect(await errorCode(core.client.changeKbModel({ kb_id: 'vec', model: 'none' }))).toBe('invalid_parameter');
     await core.client.changeKbModel({ kb_id: 'plain', model });
-    const end = Date.now() + 60_000;
-    let m: ModelChange | undefined;
-    while (Date.now() < end) {
-      m = (await core.client.modelChangeStatus({ kb_id: 'plain' })).migration ?? undefined;
-      if (m && (m.state === 'done' || m.state === 'failed' || m.state === 'cancelled')) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(m).toMatchObject({ state: 'done', chunks_total: 3 });
+    expect(await untilModelChange(core, 'plain', modelChangeFinished)).toMatchObject({ state: 'done', chunks_total: 3 });
     expect(core.ctx.store.registry.get('plain')).toMatchObject({ embedding_model: model });
     const vector = await core.client.search({ query: 'heart disease', kb_ids: ['plain'], mode: 'vector' });
     expect(vector.hits).toHaveLength(3);

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelChange } from '../../shared/contract/index.js';
 import type { Core } from '../core.js';
 import { buildFixtureModel } from '../embed/fixture-model.js';
 import { createModelManager } from '../embed/model-manager.js';
 import type { Embedder, ModelManager } from '../embed/types.js';
-import { fixtureModels, openTestCore, tempDir } from '../test-support.js';
+import { fixtureModels, modelChangeFinished as finished, openTestCore, tempDir, untilModelChange as until } from '../test-support.js';
 import { dropOldTablesNow } from './model-change.js';
 
 // Real LanceDB in temp dirs, real fixture models through the worker: model A (64-d) → model B (32-d).
@@ -72,17 +71,6 @@ async function seed(core: Core, kbId: string, n: number): Promise<void> {
     content: 'Cardiovascular disease is a leading cause of death; heart patients need treatment.',
   });
 }
-
-async function until(core: Core, kbId: string, test: (m: ModelChange) => boolean, timeoutMs = 60_000): Promise<ModelChange> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const { migration } = await core.client.modelChangeStatus({ kb_id: kbId });
-    if (migration && test(migration)) return migration;
-    if (Date.now() > end) throw new Error(`timed out; last status ${JSON.stringify(migration)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-const finished = (m: ModelChange) => m.state === 'done' || m.state === 'failed' || m.state === 'cancelled';
 
 async function tables(core: Core, kbId: string): Promise<string[]> {
   return core.ctx.store.kbTableNames(kbId);
