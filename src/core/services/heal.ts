@@ -35,8 +35,6 @@ function stateOf(ctx: CoreContext): HealState {
 
 /** A write stored chunks of this KB without vectors: heal it when its model can embed. */
 export function markNeedsVectors(ctx: CoreContext, kbId: string): void {
-  const kb = ctx.store.registry.find(kbId);
-  if (kb && isFullTextOnly(kb.embedding_model)) return;
   const s = stateOf(ctx);
   s.waiting.add(kbId);
   if (!s.stopped) void heal(ctx);
@@ -84,6 +82,7 @@ async function heal(ctx: CoreContext): Promise<void> {
   for (const kbId of [...s.waiting]) {
     if (s.stopped || s.running.has(kbId)) continue;
     const kb = ctx.store.registry.find(kbId);
+    // Gone, or full-text only (marked by a write, or a KB of that id re-created without a model): nothing to wait for.
     if (!kb || isFullTextOnly(kb.embedding_model)) {
       s.waiting.delete(kbId);
       continue;

@@ -47,7 +47,7 @@ function isZombie(pid: number): boolean {
   try {
     // "pid (comm) S ...": the state is the first field after the last ')' (comm may hold spaces and parentheses).
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+    return stat[stat.lastIndexOf(')') + 2] === 'Z';
   } catch {
     return false; // no /proc (macOS, Windows) or the process just went: kill() above answered
   }
