@@ -1,0 +1,132 @@
+import type { Table } from '@lancedb/lancedb';
+import { dfFromScore, indexLength, termCounts, type LexStats } from './bm25.js';
+import { leanRef, plainRows, toRef, type ChunkRef, type Raw } from './chunk-rows.js';
+
+/**
+ * The LanceDB queries behind an exact full-text ranking (lexical-index.ts): the candidates a search reads with the
+ * terms they hold, LanceDB's own ranking where its scores are exact, a term's document frequency read off a score,
+ * and the scan of the rows the index does not cover yet.
+ */
+
+/**
+ * A row that holds at least one query term: its key, where it is (and its readable columns, when the caller asked
+ * for them: it then needs no second read for hits), and what BM25 needs of it.
+ */
+export interface LexCandidate extends Omit<ChunkRef, 'score'> {
+  tf: Map<string, number>;
+  dl: number;
+}
+
+export interface LexicalPart {
+  /** Statistics over every row of the table (not only those the filter lets through). */
+  stats: LexStats;
+  candidates: LexCandidate[];
+  /**
+   * Candidates already scored by LanceDB (BM25, exact), best first, when its scores were exact (see `part`'s
+   * `scoredDepth`); `stats` and `candidates` are then empty. Only a search over this one table may use them as
+   * they are.
+   */
+  scored?: ChunkRef[];
+}
+
+export const CANDIDATE_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index', 'fts', 'fts_len'];
+export const FTS_COLUMN = { columns: ['fts'] };
+/** What a candidate scored by LanceDB needs: no `fts` text to count terms in, no length. */
+export const SCORED_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index'];
+
+export function candidate(r: Raw, terms: ReadonlySet<string>, withRow = false): LexCandidate {
+  const fts = String(r.fts ?? '');
+  const tf = termCounts(fts, terms);
+  // The length the index counted, stored at write time (indexedBase sums the same column).
+  const dl = r.fts_len === null || r.fts_len === undefined ? indexLength(fts) : Number(r.fts_len);
+  const c: LexCandidate = { chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), chunk_index: Number(r.chunk_index), tf, dl };
+  if (typeof r._rowid === 'bigint') c.rowid = r._rowid;
+  if (withRow) c.row = r;
+  return c;
+}
+
+/**
+ * The index's best rows for the terms that pass `where`, with LanceDB's scores (see `part`): `depth` of them, and
+ * more while the last one fetched ties with the one before it (the caller reads `depth - 1` rows and breaks ties by
+ * chunk id, so every row tied with its last one must be there). `rowColumns`: the first `depth` carry their rows;
+ * the rows tied past them are read by id and score alone (a column read of 4× the rows cost more than the whole
+ * query at 1M chunks, where copies of a passage tie often), and one of them that becomes a hit is read by
+ * TableSnapshot.hydrate. `lean`: row ids and scores alone (chunk-rows.ts leanRef), ties then broken by row id.
+ */
+export async function scoredPart(
+  table: Table,
+  terms: string[],
+  depth: number,
+  where: string | undefined,
+  rowColumns: readonly string[] | undefined,
+  lean: boolean,
+) {
+  const withRows = rowColumns !== undefined;
+  const search = table.query().fullTextSearch(terms.join(' '), FTS_COLUMN).fastSearch();
+  const fetch = async (limit: number, columns: readonly string[]) =>
+    plainRows(
+      await (where ? search.where(where) : search)
+        .select([...columns, '_score'])
+        .withRowId()
+        .limit(limit)
+        .toArrow(),
+    );
+  const ref = (r: Raw, withRow = false) => (lean ? leanRef(r._rowid as bigint, Number(r._score)) : toRef(r, Number(r._score), withRow));
+  const refColumns = lean ? [] : SCORED_COLUMNS;
+  const rows = await fetch(depth, lean ? [] : (rowColumns ?? SCORED_COLUMNS));
+  const edge = depth >= 2 ? Number(rows[depth - 2]?._score) : NaN;
+  const tiedAtEdge = (list: Raw[], limit: number) => list.length === limit && tie(Number(list[limit - 1]!._score), edge);
+  if (!tiedAtEdge(rows, depth)) return rows.map((r) => ref(r, withRows));
+  let more: Raw[];
+  let limit = depth;
+  do more = await fetch((limit *= 4), refColumns);
+  while (tiedAtEdge(more, limit));
+  const read = new Map(withRows && !lean ? rows.map((r) => [String(r.chunk_id), r]) : []);
+  return more.map((r) => {
+    const full = read.get(String(r.chunk_id));
+    return full ? toRef(full, Number(r._score), true) : ref(r);
+  });
+}
+
+/** Scores equal up to float32 rounding. */
+const tie = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b));
+
+/**
+ * A term's document frequency in the index from LanceDB's score of the best row for the term alone (top-1 by
+ * block-max WAND: a few blocks of the posting list instead of all of it). Only valid while the index's statistics
+ * are the live indexed rows' (`exactStats`): then its row count and average length are `base`'s. Undefined when
+ * the score does not invert to a whole count (the caller counts instead).
+ */
+export async function derivedDf(table: Table, term: string, base: { docs: number; tokens: number }): Promise<number | undefined> {
+  const rows = plainRows(
+    await table.query().fullTextSearch(term, FTS_COLUMN).fastSearch().select(['fts', 'fts_len', '_score']).limit(1).toArrow(),
+  );
+  const r = rows[0];
+  if (!r) return 0;
+  const fts = String(r.fts ?? '');
+  const tf = termCounts(fts, new Set([term])).get(term) ?? 0;
+  const dl = r.fts_len === null || r.fts_len === undefined ? indexLength(fts) : Number(r.fts_len);
+  return dfFromScore(Number(r._score), tf, dl, base.docs, base.tokens);
+}
+
+/** Every row at or above the watermark: counted into the statistics; those with a term that pass `where` kept. */
+export async function scanDelta(table: Table, termSet: ReadonlySet<string>, w: bigint, where: string | undefined) {
+  const out = { docs: 0, tokens: 0, df: new Map<string, number>(), candidates: [] as LexCandidate[] };
+  const columns: Record<string, string> = {
+    chunk_id: 'chunk_id',
+    doc_id: 'doc_id',
+    chunk_index: 'chunk_index',
+    fts: 'fts',
+    fts_len: 'fts_len',
+  };
+  if (where) columns.passes = `(${where})`;
+  const rows = plainRows(await table.query().where(`_rowaddr >= ${w}`).select(columns).withRowId().toArrow());
+  for (const r of rows) {
+    const c = candidate(r, termSet);
+    out.docs++;
+    out.tokens += c.dl;
+    for (const t of c.tf.keys()) out.df.set(t, (out.df.get(t) ?? 0) + 1);
+    if (c.tf.size > 0 && (!where || r.passes === true)) out.candidates.push(c);
+  }
+  return out;
+}
