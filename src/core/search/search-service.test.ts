@@ -210,6 +210,27 @@ describe('validation and cross-KB search', () => {
     const scores = res.hits.map((h) => h.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
   });
+  it('a vector search of several KBs is the best of each KB alone, reading top_k rows of each', async () => {
+    const limits: number[] = [];
+    const original = TableSnapshot.prototype.vectorRank;
+    const spy = vi.spyOn(TableSnapshot.prototype, 'vectorRank').mockImplementation(function (this: TableSnapshot, ...args) {
+      limits.push(args[1]);
+      return original.apply(this, args);
+    });
+    try {
+      const query = 'customs duties for imported goods';
+      const both = await core.client.search({ query, kb_ids: ['mixed', 'other'], mode: 'vector', top_k: 3 });
+      expect(limits).toEqual([3, 3]);
+      const alone = [
+        ...(await core.client.search({ query, kb_ids: ['mixed'], mode: 'vector', top_k: 3 })).hits,
+        ...(await core.client.search({ query, kb_ids: ['other'], mode: 'vector', top_k: 3 })).hits,
+      ].sort((a, b) => b.score - a.score);
+      expect(both.hits.map((h) => [h.kb_id, h.doc_id, h.text])).toEqual(alone.slice(0, 3).map((h) => [h.kb_id, h.doc_id, h.text]));
+      both.hits.forEach((h, i) => expect(h.score).toBeCloseTo(alone[i]!.score, 6));
+    } finally {
+      spy.mockRestore();
+    }
+  });
   it('a filter field known to one KB only narrows the search to it', async () => {
     const res = await core.client.search({ query: 'customs', mode: 'fts', filter: { priority: 1 } });
     expect(res.hits.map((h) => h.kb_id)).toEqual(['other']);

@@ -140,8 +140,9 @@ export async function rankKbs(
       // Candidates come from the index's own ranking: fetch deeper where its statistics may be off.
       const lexDepth = targets.length > 1 || table.needsUpkeep ? depth * 2 : depth;
       const scoredDepth = targets.length === 1 ? (mode === 'fts' ? Math.min(depth, head + 1) : depth) : undefined;
-      // A vector search of one KB is its nearest `head` rows as they come (with their columns when asked).
-      const vectorAlone = mode === 'vector' && targets.length === 1;
+      // A vector search is each KB's nearest `head` rows (with their columns when asked): distances are exact
+      // (ann-params.ts refine step), so the best `head` of several KBs are among theirs.
+      const vectorHits = mode === 'vector';
       // Hybrid over a large table: no list reads its hits' columns; and where the full-text list is LanceDB's ranking
       // as it is, one KB's two lists read row ids and scores alone (lean: both keyed by row id, the hits read by row
       // id after fusion; CoreOptions.hybridListColumnsMaxRows).
@@ -155,8 +156,8 @@ export async function rankKbs(
               snap,
               table.dim,
               query,
-              vectorAlone ? Math.min(depth, head) : depth,
-              vectorAlone && withRows,
+              vectorHits ? Math.min(depth, head) : depth,
+              vectorHits && withRows,
               where,
               mode,
               fusionList,
