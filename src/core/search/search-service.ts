@@ -7,11 +7,13 @@ import { noteSearch } from '../services/indexing.js';
 import { queryTerms } from '../store/bm25.js';
 import type { FusionList } from '../store/ann-params.js';
 import type { ChunkRef, StoredChunk } from '../store/chunk-table.js';
+import type { LexicalPart } from '../store/lexical-index.js';
 import type { TableSnapshot } from '../store/snapshot.js';
 import { compileFilter } from '../store/filters.js';
 import { analyzeForIndex } from '../text/analyzer.js';
 import { within } from '../util/timeout.js';
 import { fuse, type FusionMethod, type Ranked } from './fusion.js';
+import { partsToDeepen } from './lexical-depth.js';
 import { rankLexical, refKey, type KbRef } from './lexical-rank.js';
 import { rerankHits, readyReranker } from './rerank.js';
 
@@ -98,7 +100,9 @@ export interface MultiRanking {
 
 /**
  * Rank chunks of one or several KBs for a query as one collection: keys and scores only (no top_k cap:
- * evaluation asks for 100+). Full-text scores use the KBs' summed statistics (lexical-rank.ts); vector
+ * evaluation asks for 100+). Full-text scores use the KBs' summed statistics (lexical-rank.ts), each KB's list read
+ * as deep as it takes for the ranking's head to be exact (lexical-depth.ts: `head` rows for fts, the whole list
+ * fusion reads for hybrid); vector
  * candidates of KBs on the same model are merged by cosine similarity; hybrid fuses the merged lexical
  * ranking with each model's merged vector ranking once, so a collection split over KBs ranks as it does in one.
  * `withRows`: full-text candidates, and the nearest rows of a vector search of one KB, carry their hit columns
@@ -122,6 +126,8 @@ export async function rankKbs(
   head = depth,
 ): Promise<MultiRanking> {
   const terms = queryTerms(analyzed);
+  // The head of the full-text ranking that must be exact: what becomes hits, or the whole list fusion reads.
+  const exactHead = mode === 'fts' ? Math.min(head, depth) : depth;
   const queryVectors = new Map<string, Promise<Float32Array>>();
   // Hybrid reads each vector list for fusion: one KB's is only z-scored against itself; several KBs' are merged by
   // distance first (ann-params.ts, FusionList).
@@ -132,13 +138,16 @@ export async function rankKbs(
     targets.map(async ({ kb, where }) => {
       // The table this KB snapshot points at: a search that began before a model-change swap finishes on it.
       const table = await ctx.store.chunks(kb);
-      if (!table) return { kb, lexical: undefined, vector: [] as ChunkRef[], hasVectors: false };
+      if (!table) return { kb, lexical: undefined, lexDepth: 0, vector: [] as ChunkRef[], hasVectors: false };
       const snap = await table.snapshot();
       snapshots.set(kb.kb_id, snap);
       const { embedder, why } = await queryEmbedder(ctx, kb, mode, targets.length === 1);
       if (why) whys.push(why);
-      // Candidates come from the index's own ranking: fetch deeper where its statistics may be off.
-      const lexDepth = targets.length > 1 || table.needsUpkeep ? depth * 2 : depth;
+      // Candidates come from the index's own ranking; where they are ranked under other statistics (several KBs,
+      // unindexed rows) they are read until no row left behind can reach the ranking's exact head (lexical-depth.ts),
+      // or, where LanceDB's scores give no bound, to twice the depth.
+      const resorted = targets.length > 1 || table.needsUpkeep;
+      const lexDepth = !resorted ? depth : snap.lexicalBounded ? Math.min(depth * 2, Math.max(exactHead, MIN_LEXICAL_DEPTH)) : depth * 2;
       const scoredDepth = targets.length === 1 ? (mode === 'fts' ? Math.min(depth, head + 1) : depth) : undefined;
       // A vector search is each KB's nearest `head` rows (with their columns when asked): distances are exact
       // (ann-params.ts refine step), so the best `head` of several KBs are among theirs.
@@ -148,8 +157,9 @@ export async function rankKbs(
       // id after fusion; CoreOptions.hybridListColumnsMaxRows).
       const large = mode === 'hybrid' && (await snap.rows()) > ctx.options.hybridListColumnsMaxRows;
       const lean = large && withRows && targets.length === 1 && snap.scoresExact;
+      const readLexical = (d: number) => snap.lexicalPart(terms, d, where, withRows && !large, scoredDepth, lean);
       const [lexical, vector] = await Promise.all([
-        mode === 'vector' ? undefined : snap.lexicalPart(terms, lexDepth, where, withRows && !large, scoredDepth, lean),
+        mode === 'vector' ? undefined : readLexical(lexDepth),
         embedder
           ? vectorRefs(
               embedder,
@@ -170,16 +180,10 @@ export async function rankKbs(
       // Upkeep keeps pace with writes while the KB is searched; a table left with unindexed rows (a crash, an older
       // version) gets its upkeep.
       if (ctx.store.registry.find(kb.kb_id)?.chunk_table === kb.chunk_table) noteSearch(ctx, kb.kb_id, table.needsUpkeep);
-      return { kb, lexical, vector: vector ?? [], hasVectors: vector !== undefined };
+      return { kb, lexical, lexDepth, resorted, readLexical, vector: vector ?? [], hasVectors: vector !== undefined };
     }),
   );
-  const lexical =
-    mode === 'vector'
-      ? []
-      : rankLexical(
-          per.flatMap((p) => (p.lexical ? [{ kb: p.kb, part: p.lexical }] : [])),
-          depth,
-        );
+  const lexical = mode === 'vector' ? [] : await rankLexicalExact(per, depth, exactHead);
   // Vector rankings merged per model (cosine similarities of one model are comparable across KBs).
   const groups = new Map<string, KbRef[]>();
   for (const p of per) {
@@ -201,6 +205,55 @@ export async function rankKbs(
     l.map((r) => ({ key: refKey(r), score: r.score, item: r })),
   );
   return out(fuse(lists, fusion).map((f) => ({ ...f.item, score: f.score })));
+}
+
+/** The shallowest a full-text list ranked under other statistics is first read (then deeper where its bound asks). */
+const MIN_LEXICAL_DEPTH = 20;
+
+interface LexicalList {
+  kb: Kb;
+  lexical: LexicalPart | undefined;
+  lexDepth: number;
+  /** Ranked under other statistics than LanceDB scored it with (several KBs, unindexed rows). */
+  resorted?: boolean;
+  readLexical?: (depth: number) => Promise<LexicalPart>;
+}
+
+interface ReadList extends LexicalList {
+  lexical: LexicalPart;
+  readLexical: (depth: number) => Promise<LexicalPart>;
+}
+
+/**
+ * rankLexical over the KBs' parts, those with a bound read deeper (4× a round) until no row they left behind can
+ * reach the best `exactHead` (lexical-depth.ts). `per`'s parts are replaced by the deeper reads.
+ */
+async function rankLexicalExact(per: LexicalList[], depth: number, exactHead: number): Promise<KbRef[]> {
+  const lists = per.filter((p): p is ReadList => p.lexical !== undefined && p.readLexical !== undefined);
+  const rank = () =>
+    rankLexical(
+      lists.map((p) => ({ kb: p.kb, part: p.lexical })),
+      depth,
+    );
+  let ranked = rank();
+  // One table ranked under its own statistics: LanceDB's ranking, or one it was asked for as deep as it is used.
+  if (!lists.some((p) => p.resorted)) return ranked;
+  for (;;) {
+    const deeper = partsToDeepen(
+      lists.map((p) => p.lexical),
+      ranked,
+      exactHead,
+    );
+    if (deeper.length === 0) return ranked;
+    await Promise.all(
+      deeper.map(async (i) => {
+        const list = lists[i]!;
+        list.lexDepth *= 4;
+        list.lexical = await list.readLexical(list.lexDepth);
+      }),
+    );
+    ranked = rank();
+  }
 }
 
 /** The nearest chunks of one table to the query's vector (embedded once per model per search). */

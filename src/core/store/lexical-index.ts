@@ -9,11 +9,12 @@ import {
   FTS_COLUMN,
   scanDelta,
   scoredPart,
+  type LexicalBound,
   type LexicalPart,
 } from './lexical-queries.js';
 import { appendOnly, endAddress } from './table-history.js';
 
-export type { LexCandidate, LexicalPart } from './lexical-queries.js';
+export type { LexCandidate, LexicalBound, LexicalPart } from './lexical-queries.js';
 
 /**
  * Full-text ranking that is right after every write, whatever state LanceDB's index is in.
@@ -256,7 +257,11 @@ export class LexicalIndex {
     stats.docs = delta.docs + (indexed?.docs ?? 0);
     stats.tokens = delta.tokens + (indexed?.tokens ?? 0);
     for (const t of terms) stats.df.set(t, (delta.df.get(t) ?? 0) + (indexed?.df.get(t) ?? 0));
-    return { stats, candidates: [...(indexed?.candidates ?? []), ...delta.candidates] };
+    const candidates = [...(indexed?.candidates ?? []), ...delta.candidates];
+    // No index: every row was scanned, none is left behind. Otherwise LanceDB's scores bound the rows it did not
+    // return only where they are exact BM25 under the indexed rows' statistics.
+    if (!indexed) return { stats, candidates, bound: { indexed: emptyStats(), full: false, lowest: 0 } };
+    return { stats, candidates, ...(view.exactStats ? { bound: indexed.bound } : {}) };
   }
 
   private async indexedPart(
@@ -270,7 +275,7 @@ export class LexicalIndex {
   ) {
     const base = await this.indexedBase(table, view);
     const df = new Map<string, number>();
-    if (base.docs === 0) return { docs: 0, tokens: 0, df, candidates: [] };
+    if (base.docs === 0) return { docs: 0, tokens: 0, df, candidates: [], bound: { indexed: emptyStats(), full: false, lowest: 0 } };
     const below = LexicalIndex.below(view);
     const filter = below && where ? `${below} AND (${where})` : (below ?? where);
     const search = table.query().fullTextSearch(terms.join(' '), FTS_COLUMN).fastSearch();
@@ -284,6 +289,18 @@ export class LexicalIndex {
         .then(plainRows),
       Promise.all(terms.map(async (t) => df.set(t, await this.indexedDf(table, view, t, base)))),
     ]);
-    return { docs: base.docs, tokens: base.tokens, df, candidates: rows.map((r) => candidate(r, termSet, rowColumns !== undefined)) };
+    let lowest = 0;
+    for (const r of rows) {
+      const score = Number(r._score);
+      if (lowest === 0 || score < lowest) lowest = score;
+    }
+    const bound: LexicalBound = { indexed: { docs: base.docs, tokens: base.tokens, df }, full: rows.length >= depth, lowest };
+    return {
+      docs: base.docs,
+      tokens: base.tokens,
+      df,
+      candidates: rows.map((r) => candidate(r, termSet, rowColumns !== undefined)),
+      bound,
+    };
   }
 }

@@ -27,6 +27,22 @@ export interface LexicalPart {
    * they are.
    */
   scored?: ChunkRef[];
+  /**
+   * What bounds the indexed rows that were not fetched, where LanceDB's scores of them are exact BM25 under `indexed`
+   * (the index's statistics are the live indexed rows': LexicalView.exactStats); absent otherwise. A search over
+   * several KBs (or a table with unindexed rows) scores candidates under other statistics, and reads deeper until no
+   * row left behind can reach its answer (search/lexical-depth.ts).
+   */
+  bound?: LexicalBound;
+}
+
+export interface LexicalBound {
+  /** The statistics LanceDB scored the indexed rows with: the live indexed rows' (query terms only). */
+  indexed: LexStats;
+  /** As many indexed rows as asked for came back: rows past them may hold a term. */
+  full: boolean;
+  /** LanceDB's lowest score among the fetched indexed rows (none fetched: 0); any row not fetched scores at most this. */
+  lowest: number;
 }
 
 export const CANDIDATE_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index', 'fts', 'fts_len'];

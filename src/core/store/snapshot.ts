@@ -36,6 +36,14 @@ export class TableSnapshot {
   }
 
   /**
+   * Whether LanceDB's full-text scores of this table bound the rows a list leaves behind (its statistics are the live
+   * indexed rows', or there is no index and every row is scanned): see lexical-index.ts LexicalBound.
+   */
+  get lexicalBounded(): boolean {
+    return this.view.exactStats || this.view.watermark === 0n;
+  }
+
+  /**
    * What an exact BM25 ranking needs from this snapshot (see lexical-index.ts). `scoredDepth`: this table is
    * searched alone, so LanceDB's ranking may be taken as it is where its scores are exact (that many rows).
    */

@@ -1,0 +1,152 @@
+import type * as lancedb from '@lancedb/lancedb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../core.js';
+import { bm25, emptyStats, idf, indexLength, queryTerms, termCounts, type LexStats } from '../store/bm25.js';
+import type { LexicalPart } from '../store/lexical-index.js';
+import { TableSnapshot } from '../store/snapshot.js';
+import { openTestCore } from '../test-support.js';
+import { analyzeForIndex } from '../text/analyzer.js';
+import { prng } from '../util/prng.js';
+import { partsToDeepen, unfetchedCeiling } from './lexical-depth.js';
+
+const stats = (docs: number, tokens: number, df: Record<string, number>): LexStats => ({ docs, tokens, df: new Map(Object.entries(df)) });
+const part = (bound: LexicalPart['bound'], own: LexStats = emptyStats()): LexicalPart => ({
+  stats: own,
+  candidates: [],
+  ...(bound ? { bound } : {}),
+});
+
+describe('the ceiling of the rows a full-text list left behind', () => {
+  const indexed = stats(100, 1000, { a: 10, b: 50 });
+
+  it('is none when every row holding a term came back, and unknown without exact LanceDB scores', () => {
+    expect(unfetchedCeiling(part({ indexed, full: false, lowest: 3 }), indexed)).toBe(0);
+    expect(unfetchedCeiling(part(undefined), indexed)).toBeUndefined();
+  });
+
+  it('is the lowest score fetched times the largest idf ratio and the average-length ratio', () => {
+    // Globally `b` is rarer relative to the rows (its idf grows most), rows are longer on average.
+    const global = stats(400, 8000, { a: 60, b: 55 });
+    const rb = idf(55, 400) / idf(50, 100);
+    expect(rb).toBeGreaterThan(idf(60, 400) / idf(10, 100));
+    const ceiling = unfetchedCeiling(part({ indexed, full: true, lowest: 2 }), global)!;
+    expect(ceiling / (2 * rb * 2)).toBeCloseTo(1, 3);
+    // Shorter rows globally: the length factor is 1, never below.
+    const shorter = stats(400, 2000, { a: 60, b: 55 });
+    expect(unfetchedCeiling(part({ indexed, full: true, lowest: 2 }), shorter)! / (2 * rb)).toBeCloseTo(1, 3);
+  });
+
+  it('bounds what any row of the part can score under the global statistics', () => {
+    // Brute force over rows of every length and term count: local BM25 ≤ lowest ⇒ global BM25 ≤ ceiling.
+    const global = stats(400, 8000, { a: 60, b: 55 });
+    let worst = 0;
+    for (let dl = 1; dl <= 200; dl += 7)
+      for (let ta = 0; ta <= 5; ta++)
+        for (let tb = 0; tb <= 5; tb++) {
+          if (ta + tb === 0 || ta + tb > dl) continue;
+          const tf = new Map(Object.entries({ a: ta, b: tb }).filter(([, n]) => n > 0));
+          const local = bm25(tf, dl, indexed);
+          const ceiling = unfetchedCeiling(part({ indexed, full: true, lowest: local }), global)!;
+          worst = Math.max(worst, bm25(tf, dl, global) / ceiling);
+        }
+    expect(worst).toBeLessThanOrEqual(1);
+    expect(worst).toBeGreaterThan(0.5);
+  });
+
+  it('asks for the parts whose ceiling reaches the k-th score, not those without a bound', () => {
+    const global = stats(200, 2000, { a: 20, b: 100 });
+    const deep = part({ indexed, full: true, lowest: 5 }, stats(100, 1000, { a: 10, b: 50 }));
+    const done = part({ indexed, full: false, lowest: 5 }, stats(50, 500, { a: 5, b: 25 }));
+    const unbounded = part(undefined, stats(50, 500, { a: 5, b: 25 }));
+    const ranked = (kth: number) => [{ score: kth + 1 }, { score: kth }];
+    expect(unfetchedCeiling(deep, global)).toBeGreaterThan(5);
+    expect(partsToDeepen([deep, done, unbounded], ranked(5), 2)).toEqual([0]);
+    expect(partsToDeepen([deep, done, unbounded], ranked(100), 2)).toEqual([]);
+    // Fewer rows than k scored: any row left behind could enter.
+    expect(partsToDeepen([deep, done], ranked(100), 3)).toEqual([0]);
+  });
+});
+
+/**
+ * Two real KBs whose statistics disagree: in KB `a`, "beta" is rarer than "alpha", so LanceDB ranks its 150 beta rows
+ * above its 300 alpha rows; KB `b` holds beta in most of its rows, so across both KBs alpha is the rare term and the
+ * best rows of the two are alpha rows of `a` that its own index ranks below its first 150. A fixed depth of 100 (what
+ * several KBs were read to before) misses every one of them.
+ */
+describe('several KBs whose statistics disagree', () => {
+  let core: Core;
+  const rand = prng(7);
+  const FILLER = 'gamma delta epsilon zeta theta iota kappa lambda sigma omega'.split(' ');
+  const filler = (n: number) => Array.from({ length: n }, () => FILLER[Math.floor(rand() * FILLER.length)]).join(' ');
+  const doc = (id: string, lead: string) => ({ doc_id: id, title: 'note', content: `${lead} ${filler(5 + Math.floor(rand() * 40))}` });
+  const query = 'alpha beta';
+
+  beforeAll(async () => {
+    core = await openTestCore();
+    const docs: Record<string, Array<ReturnType<typeof doc>>> = { a: [], b: [] };
+    for (let i = 0; i < 150; i++) docs.a!.push(doc(`x${i}`, 'beta'));
+    for (let i = 0; i < 300; i++) docs.a!.push(doc(`y${i}`, i % 3 === 0 ? 'alpha alpha' : 'alpha'));
+    for (let i = 0; i < 50; i++) docs.a!.push(doc(`f${i}`, ''));
+    for (let i = 0; i < 1500; i++) docs.b!.push(doc(`b${i}`, i < 1200 ? 'beta '.repeat(1 + (i % 3)) : ''));
+    for (const kb of ['a', 'b']) {
+      await core.client.createKb({ kb_id: kb, embedding_model: 'none', chunking: { strategy: 'whole' } });
+      const list = docs[kb]!;
+      for (let i = 0; i < list.length; i += 500) await core.client.addDocumentsBatch({ kb_id: kb, documents: list.slice(i, i + 500) });
+    }
+  }, 120_000);
+  afterAll(async () => core.close());
+
+  /** Every row of the KBs ranked by BM25 over their summed statistics, by brute force. */
+  async function bruteForce(kbs: string[]) {
+    const terms = queryTerms(analyzeForIndex(query));
+    const rows: Array<{ kb: string; doc: string; tf: Map<string, number>; dl: number }> = [];
+    for (const kb of kbs) {
+      const table = (await core.ctx.store.chunks(kb))! as unknown as { table: lancedb.Table };
+      const all = (await table.table.query().select(['doc_id', 'fts']).toArray()) as Array<{ doc_id: string; fts: string }>;
+      for (const r of all) rows.push({ kb, doc: r.doc_id, tf: termCounts(r.fts, new Set(terms)), dl: indexLength(r.fts) });
+    }
+    const global = emptyStats();
+    for (const r of rows) {
+      global.docs++;
+      global.tokens += r.dl;
+      for (const t of r.tf.keys()) global.df.set(t, (global.df.get(t) ?? 0) + 1);
+    }
+    return rows
+      .map((r) => ({ id: `${r.kb}/${r.doc}`, score: bm25(r.tf, r.dl, global) }))
+      .filter((r) => r.score > 0)
+      .sort((x, y) => y.score - x.score || x.id.localeCompare(y.id));
+  }
+
+  it('gives the exact top hits, read deeper only where the bound asks', async () => {
+    const reads: number[] = [];
+    const original = TableSnapshot.prototype.lexicalPart;
+    TableSnapshot.prototype.lexicalPart = function (this: TableSnapshot, ...args: Parameters<typeof original>) {
+      reads.push(args[1]);
+      return original.apply(this, args);
+    };
+    try {
+      const expected = (await bruteForce(['a', 'b'])).slice(0, 10);
+      // The premise: every one of them is an alpha row of `a`, below the first 100 of its own index's ranking.
+      expect(expected.every((r) => r.id.startsWith('a/y'))).toBe(true);
+      for (const mode of ['fts', 'hybrid'] as const) {
+        reads.length = 0;
+        const res = await core.client.search({ kb_ids: ['a', 'b'], query, mode, top_k: 10, use_rerank: false });
+        expect(
+          res.hits.map((h) => `${h.kb_id}/${h.doc_id}`),
+          mode,
+        ).toEqual(expected.map((r) => r.id));
+        if (mode === 'fts') res.hits.forEach((h, i) => expect(h.score / expected[i]!.score).toBeCloseTo(1, 5));
+        // Both KBs read first at the head's depth (fts 20, hybrid 100), then `a` deeper, `b` never.
+        expect(Math.max(...reads), mode).toBeGreaterThan(150);
+        expect(reads.filter((d) => d > 150).length, mode).toBeLessThanOrEqual(2);
+      }
+      // One KB alone ranks under its own statistics: LanceDB's ranking, one read.
+      reads.length = 0;
+      const alone = await core.client.search({ kb_ids: ['b'], query, mode: 'fts', top_k: 10, use_rerank: false });
+      expect(alone.hits.map((h) => `b/${h.doc_id}`)).toEqual((await bruteForce(['b'])).slice(0, 10).map((r) => r.id));
+      expect(reads.length).toBe(1);
+    } finally {
+      TableSnapshot.prototype.lexicalPart = original;
+    }
+  }, 60_000);
+});
