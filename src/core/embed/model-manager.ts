@@ -4,8 +4,9 @@ import { RagError } from '../../shared/errors.js';
 import { estimateTokenCounter } from '../chunk/estimate.js';
 import type { TokenCounter } from '../chunk/types.js';
 import { readImports } from './model-import.js';
-import { resolveModelSpec, specKey, type ModelSpec } from './model-spec.js';
-import { applyPrefix, DEFAULT_RERANK_PRESET, listPresets, type ModelKind } from './presets.js';
+import { WorkerEmbedder, type ModelEntry as Entry } from './model-entry.js';
+import { resolveModelSpec, specKey } from './model-spec.js';
+import { DEFAULT_RERANK_PRESET, listPresets, type ModelKind } from './presets.js';
 import type { EmbedResult, LoadResult, RerankResult } from './protocol.js';
 import { RemoteModels, type RemoteModelsOptions } from './remote/remote-models.js';
 import { isRemoteModel, parseRemoteSpec } from './remote/remote-spec.js';
@@ -38,37 +39,6 @@ const RETRY_AFTER_FAILURE_MS = 30_000;
 /** More worker crashes than this within CRASH_WINDOW_MS: stop restarting eagerly (the next request still does). */
 const MAX_RESTARTS = 3;
 const CRASH_WINDOW_MS = 60_000;
-
-interface Entry {
-  key: string;
-  spec: ModelSpec;
-  status: ModelStatus;
-  /** Worker generation the model is loaded in; -1 when it is not loaded. */
-  loadedGen: number;
-  loading?: { gen: number; allowDownload: boolean; promise: Promise<void> };
-  lastFailureAt?: number;
-  dim?: number;
-}
-
-class WorkerEmbedder implements Embedder {
-  constructor(
-    readonly model: string,
-    private readonly entry: Entry,
-    private readonly run: (entry: Entry, texts: string[], urgent: boolean) => Promise<Float32Array[]>,
-  ) {}
-  get resolved(): string {
-    return this.entry.spec.resolved;
-  }
-  get dim(): number {
-    return this.entry.dim ?? 0;
-  }
-  embedQueries(texts: string[]): Promise<Float32Array[]> {
-    return this.run(this.entry, applyPrefix(texts, this.entry.spec.prefixes.query), true);
-  }
-  embedPassages(texts: string[]): Promise<Float32Array[]> {
-    return this.run(this.entry, applyPrefix(texts, this.entry.spec.prefixes.passage), false);
-  }
-}
 
 /**
  * ModelManager over one embedding worker thread (embed-worker.ts). Models load once per worker; vectors come
