@@ -140,3 +140,119 @@ export function dfFromScore(score: number, tf: number, dl: number, docs: number,
   const n = Math.round(df);
   return Math.abs(df - n) <= 0.25 && n >= 1 && n <= docs ? n : undefined;
 }
+
+/** A row LanceDB scored for a query: its term frequencies (query terms only), length, and LanceDB's BM25 score. */
+export interface ScoredRow {
+  tf: ReadonlyMap<string, number>;
+  dl: number;
+  score: number;
+}
+
+/** Relative difference allowed between LanceDB's float32 score of a row and bm25() of it under the derived counts. */
+const DERIVED_CHECK = 1e-5;
+/**
+ * How far LanceDB's float32 score of a row may be from the exact one, relative to it: a few roundings of 2^-24 each
+ * (idf, the term weight, their product, the sum over terms), taken 16 times over.
+ */
+const SCORE_ERROR = 16 * 2 ** -24;
+
+/**
+ * Document frequencies read off the scores LanceDB gave the rows of one query, where its index's statistics (`docs`
+ * rows, `tokens` tokens) are the live rows': each row's score is Σ idf(t)·w(t) over its query terms with w known
+ * (the term's count in the row and the row's length), so the idfs of the terms whose counts are not `known` solve a
+ * linear system (least squares over the rows), and each idf gives its count. A count is given only where the
+ * scores pin it down: its error bound (what SCORE_ERROR on every score can move it, through the system's inverse)
+ * is under 0.2 and it lands within 0.25 of a whole number; and none at all unless bm25() under them gives every row
+ * whose terms are all counted its LanceDB score (to 1e-5). Terms left out (in no row, not told apart from another,
+ * too common for the scores' precision) are counted the slow way. A search over several KBs needs each term's count
+ * in each (lexical-index.ts), and a query per term per KB cost more than the search itself.
+ */
+export function dfsFromScores(
+  rows: readonly ScoredRow[],
+  known: ReadonlyMap<string, number>,
+  docs: number,
+  tokens: number,
+): Map<string, number> {
+  const none = new Map<string, number>();
+  if (docs === 0) return none;
+  const avgdl = tokens / docs;
+  const weight = (f: number, dl: number) => (f * (BM25_K1 + 1)) / (f + BM25_K1 * (1 - BM25_B + (BM25_B * dl) / (avgdl > 0 ? avgdl : 1)));
+  const unknown = [...new Set(rows.flatMap((r) => [...r.tf.keys()].filter((t) => !known.has(t))))];
+  const m = unknown.length;
+  if (m === 0) return none;
+  const at = new Map(unknown.map((t, i) => [t, i]));
+  // Normal equations (AᵀA) x = Aᵀb: a row of A holds the unknown terms' weights, b the score less the known terms' parts.
+  const ata = new Float64Array(m * m);
+  const atb = new Float64Array(m);
+  const weights = rows.map((row) => {
+    const a = new Float64Array(m);
+    let b = row.score;
+    for (const [t, f] of row.tf) {
+      const i = at.get(t);
+      if (i !== undefined) a[i] = weight(f, row.dl);
+      else if (known.get(t)! > 0) b -= idf(known.get(t)!, docs) * weight(f, row.dl);
+    }
+    for (let i = 0; i < m; i++) {
+      const ai = a[i]!;
+      if (ai === 0) continue;
+      atb[i] = atb[i]! + ai * b;
+      for (let j = 0; j < m; j++) ata[i * m + j] = ata[i * m + j]! + ai * a[j]!;
+    }
+    return a;
+  });
+  const idfs = solve(ata.slice(), atb.slice(), m);
+  if (!idfs) return none;
+  const derived = new Map<string, number>();
+  for (const [i, t] of unknown.entries()) {
+    // Row i of (AᵀA)⁻¹Aᵀ says how each score moves this idf: |δidf| ≤ Σ_rows |g| · SCORE_ERROR · score.
+    const unit = new Float64Array(m);
+    unit[i] = 1;
+    const y = solve(ata.slice(), unit, m);
+    if (!y) return none;
+    let bound = 0;
+    weights.forEach((a, r) => {
+      let g = 0;
+      for (let j = 0; j < m; j++) g += a[j]! * y[j]!;
+      bound += Math.abs(g) * SCORE_ERROR * rows[r]!.score;
+    });
+    const df = (docs + 1) / Math.exp(idfs[i]!) - 0.5;
+    const n = Math.round(df);
+    // d df / d idf = −(df + 0.5).
+    if (bound * (df + 0.5) < 0.2 && Math.abs(df - n) <= 0.25 && n >= 1 && n <= docs) derived.set(t, n);
+  }
+  if (derived.size === 0) return none;
+  const stats: LexStats = { docs, tokens, df: new Map([...known, ...derived]) };
+  for (const row of rows) {
+    if ([...row.tf.keys()].some((t) => !stats.df.has(t))) continue;
+    if (Math.abs(bm25(row.tf, row.dl, stats) - row.score) > DERIVED_CHECK * Math.max(row.score, 1e-9)) return none;
+  }
+  return derived;
+}
+
+/** x of the m×m system `a` x = `b` (row-major; both overwritten), by Gaussian elimination; undefined when singular. */
+function solve(a: Float64Array, b: Float64Array, m: number): Float64Array | undefined {
+  let scale = 0;
+  for (let i = 0; i < m; i++) scale = Math.max(scale, Math.abs(a[i * m + i]!));
+  for (let col = 0; col < m; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < m; r++) if (Math.abs(a[r * m + col]!) > Math.abs(a[pivot * m + col]!)) pivot = r;
+    if (!(Math.abs(a[pivot * m + col]!) > 1e-9 * scale)) return undefined;
+    if (pivot !== col) {
+      for (let j = 0; j < m; j++) [a[col * m + j], a[pivot * m + j]] = [a[pivot * m + j]!, a[col * m + j]!];
+      [b[col], b[pivot]] = [b[pivot]!, b[col]!];
+    }
+    for (let r = col + 1; r < m; r++) {
+      const k = a[r * m + col]! / a[col * m + col]!;
+      if (k === 0) continue;
+      for (let j = col; j < m; j++) a[r * m + j] = a[r * m + j]! - k * a[col * m + j]!;
+      b[r] = b[r]! - k * b[col]!;
+    }
+  }
+  const x = new Float64Array(m);
+  for (let r = m - 1; r >= 0; r--) {
+    let sum = b[r]!;
+    for (let j = r + 1; j < m; j++) sum -= a[r * m + j]! * x[j]!;
+    x[r] = sum / a[r * m + r]!;
+  }
+  return x;
+}

@@ -1,6 +1,6 @@
 import type { Table } from '@lancedb/lancedb';
-import { emptyStats } from './bm25.js';
-import { plainRows } from './chunk-rows.js';
+import { dfsFromScores, emptyStats } from './bm25.js';
+import { plainRows, type Raw } from './chunk-rows.js';
 import { ExactStatsMark } from './exact-stats-mark.js';
 import {
   CANDIDATE_COLUMNS,
@@ -9,6 +9,7 @@ import {
   FTS_COLUMN,
   scanDelta,
   scoredPart,
+  type LexCandidate,
   type LexicalBound,
   type LexicalPart,
 } from './lexical-queries.js';
@@ -77,8 +78,8 @@ export class LexicalIndex {
   private dirty = false;
   /** See LexicalView.exactStats. */
   private exactStats = false;
-  /** Document frequencies read off the index's scores vs counted through it (what the scale bench reports). */
-  readonly dfReads = { derived: 0, counted: 0 };
+  /** Document frequencies read off the index's score for the term alone, counted through it, or read off a search's candidates. */
+  readonly dfReads = { derived: 0, counted: 0, fromRows: 0 };
 
   constructor(
     private hasIndex: boolean,
@@ -203,11 +204,15 @@ export class LexicalIndex {
     if (derived !== undefined) this.dfReads.derived++;
     else this.dfReads.counted++;
     const n = derived ?? (await this.countedDf(table, view, term, base.docs));
-    if (view.epoch === this.epoch) {
-      if (this.df.size > 50_000) this.df.clear();
-      this.df.set(term, { epoch: view.epoch, n });
-    }
+    this.remember(view, term, n);
     return n;
+  }
+
+  /** Keep a term's count for the state `view` describes, unless the table has moved on since. */
+  private remember(view: LexicalView, term: string, n: number): void {
+    if (view.epoch !== this.epoch) return;
+    if (this.df.size > 50_000) this.df.clear();
+    this.df.set(term, { epoch: view.epoch, n });
   }
 
   /** Live indexed rows holding `term`, counted through the index (reads the term's whole posting list). */
@@ -279,16 +284,33 @@ export class LexicalIndex {
     const below = LexicalIndex.below(view);
     const filter = below && where ? `${below} AND (${where})` : (below ?? where);
     const search = table.query().fullTextSearch(terms.join(' '), FTS_COLUMN).fastSearch();
-    // The candidates are read while the terms' document frequencies are worked out (independent queries).
-    const [rows] = await Promise.all([
-      (filter ? search.where(filter) : search)
-        .select([...new Set([...CANDIDATE_COLUMNS, ...(rowColumns ?? [])]), '_score'])
-        .withRowId()
-        .limit(depth)
-        .toArrow()
-        .then(plainRows),
+    const reading = (filter ? search.where(filter) : search)
+      .select([...new Set([...CANDIDATE_COLUMNS, ...(rowColumns ?? [])]), '_score'])
+      .withRowId()
+      .limit(depth)
+      .toArrow()
+      .then(plainRows);
+    // Terms not counted yet in this state: where LanceDB's scores are exact, the candidates' scores give most of
+    // their counts (bm25.ts dfsFromScores), one query less per term; the rest are read or counted one by one, while
+    // the candidates are read when nothing waits on them.
+    const missing = terms.filter((t) => this.df.get(t)?.epoch !== view.epoch);
+    let rows: Raw[] | undefined;
+    let candidates: LexCandidate[] | undefined;
+    if (view.exactStats && missing.length > 0) {
+      const read = (rows = await reading);
+      candidates = read.map((r) => candidate(r, termSet, rowColumns !== undefined));
+      const scored = candidates.map((c, i) => ({ tf: c.tf, dl: c.dl, score: Number(read[i]!._score) }));
+      const known = new Map(terms.flatMap((t) => (missing.includes(t) ? [] : [[t, this.df.get(t)!.n] as const])));
+      for (const [t, n] of dfsFromScores(scored, known, base.docs, base.tokens)) {
+        this.dfReads.fromRows++;
+        this.remember(view, t, n);
+      }
+    }
+    const [read] = await Promise.all([
+      rows ?? reading,
       Promise.all(terms.map(async (t) => df.set(t, await this.indexedDf(table, view, t, base)))),
     ]);
+    rows = read;
     let lowest = 0;
     for (const r of rows) {
       const score = Number(r._score);
@@ -299,7 +321,7 @@ export class LexicalIndex {
       docs: base.docs,
       tokens: base.tokens,
       df,
-      candidates: rows.map((r) => candidate(r, termSet, rowColumns !== undefined)),
+      candidates: candidates ?? rows.map((r) => candidate(r, termSet, rowColumns !== undefined)),
       bound,
     };
   }
