@@ -14,6 +14,7 @@ import { EXIT } from '../output.js';
 import { profileInProcess, summariseProfile, type ProfileSummary } from './cpu-profile.js';
 import { coldStartRows, COLD_TARGETS } from './query-cold-rows.js';
 import { childEnv, mcpPhase, timed, WARMUP, type McpFigures, type Series } from './query-mcp.js';
+import { hitKey, SPLIT_KBS, SPLIT_MODES, splitFiles, splitPhase, splitSeries, type HitKeys, type SplitFigures } from './query-split.js';
 import { ragDataCorpus } from './scale-text.js';
 import { percentile, round } from './stats.js';
 
@@ -25,7 +26,8 @@ import { percentile, round } from './stats.js';
  *   parameters when there is an ANN index), the query embedding and the analyser alone;
  * - the in-process core search (fts, vector, hybrid, top_k 10);
  * - `search_kb` over MCP stdio with the SDK client (fts 10, fts 50, hybrid 10), a cold start (spawn →
- *   tools/list, first hybrid search vs a warm one) and a CPU profile of the server during the fts calls.
+ *   tools/list, first hybrid search vs a warm one) and a CPU profile of the server during the fts calls;
+ * - the same documents split over two KBs searched as one (query-split.ts), against the one KB.
  * Calls are interleaved query by query so that load from other processes hits every path alike.
  */
 
@@ -151,9 +153,10 @@ async function inProcess(
   dataDir: string,
   model: string,
   queries: string[],
-): Promise<{ series: Series; kb: Record<string, unknown>; profile: ProfileSummary & { calls: number } }> {
+): Promise<{ series: Series; kb: Record<string, unknown>; profile: ProfileSummary & { calls: number }; hits: HitKeys }> {
   const core = await Core.open({ dataDir, allowDownload: false });
   const series: Series = {};
+  const hits: HitKeys = new Map();
   try {
     const ctx = core.ctx;
     const embedder = await ctx.models.getEmbedder(model, { allowDownload: false });
@@ -195,9 +198,13 @@ async function inProcess(
       await timed(series, 'raw fts 10 + hit columns', () => rawFts(analyzed, 10, readColumns));
       const [vec] = await timed(series, 'query embedding', () => embedder.embedQueries([q]));
       await timed(series, 'raw vector 10', () => rawVector(vec!));
-      await timed(series, 'core fts 10', () => core10(q, 'fts'));
-      await timed(series, 'core vector 10', () => core10(q, 'vector'));
-      await timed(series, 'core hybrid 10', () => core10(q, 'hybrid'));
+      for (const mode of SPLIT_MODES) {
+        const res = await timed(series, `core ${mode} 10`, () => core10(q, mode));
+        hits.set(
+          hitKey(mode, q),
+          res.hits.map((h) => `${h.doc_id}#${h.chunk_index}`),
+        );
+      }
     }
     // Then, apart from the timed calls: the core fts path under this process's own sampling profiler.
     const { profile } = await profileInProcess(async () => {
@@ -205,16 +212,27 @@ async function inProcess(
     });
     raw.close();
     db.close();
-    return { series, kb, profile: { ...summariseProfile(profile, { top: 15 }), calls: queries.length } };
+    return { series, kb, profile: { ...summariseProfile(profile, { top: 15 }), calls: queries.length }, hits };
   } finally {
     await core.close();
   }
 }
 
+/** Build the split KBs through the CLI in a data dir of their own, then search them (query-split.ts). */
+async function splitKbs(root: string, work: string, src: QuerySource, oneKb: HitKeys): Promise<SplitFigures> {
+  const dataDir = path.join(work, 'query-data-split');
+  const dirs = splitFiles(src.addPaths, work);
+  for (const [i, kb] of SPLIT_KBS.entries()) {
+    await ragdesk(root, dataDir, ['kb', 'create', kb, '--model', src.model]);
+    await ragdesk(root, dataDir, ['add', dirs[i]!, '--kb', kb]);
+  }
+  return splitPhase(dataDir, src.queries, oneKb);
+}
+
 const yes = (ok: boolean) => (ok ? 'yes' : 'NO');
 
 /** The table: every path's p50/p99, its raw counterpart and ratio, the issue's target and whether it is met. */
-export function queryRows(inproc: Series, mcp: Series): QueryRow[] {
+export function queryRows(inproc: Series, mcp: Series, split?: Series): QueryRow[] {
   const s = (series: Series, key: string) => stat(series, key);
   const rawFts10 = s(inproc, 'raw fts 10').p50;
   const rawFts50 = s(inproc, 'raw fts 50').p50;
@@ -265,6 +283,8 @@ export function queryRows(inproc: Series, mcp: Series): QueryRow[] {
     row(mcp, 'mcp ping', 0, undefined),
     row(mcp, 'mcp fts 50', 50, rawFts50),
     row(mcp, 'mcp hybrid 10', 10, rawHybrid, `≤ ${t.hybrid_ms} ms`, yes(s(mcp, 'mcp hybrid 10').p50 <= t.hybrid_ms)),
+    // Two KBs searched as one, set against the one KB's core search (no target: the issue's are for one KB).
+    ...(split ? SPLIT_MODES.map((m) => row(split, splitSeries(m), 10, s(inproc, `core ${m} 10`).p50)) : []),
   ];
 }
 
@@ -277,7 +297,9 @@ export async function benchQuery(root: string, work: string, log: (s: string) =>
   const failed = await ragdesk(root, dataDir, ['add', ...src.addPaths, '--kb', KB]);
   const buildS = round((performance.now() - t0) / 1000, 1);
   log(`  query: built in ${buildS} s; raw LanceDB and the in-process core search, ${src.queries.length} queries…`);
-  const { series: inproc, kb, profile: coreProfile } = await inProcess(dataDir, src.model, src.queries);
+  const { series: inproc, kb, profile: coreProfile, hits } = await inProcess(dataDir, src.model, src.queries);
+  log(`  query: the same documents split over two KBs (${SPLIT_KBS.join(', ')}), searched as one…`);
+  const split = await splitKbs(root, work, src, hits);
   log('  query: search_kb over MCP stdio, cold starts, a CPU profile of the server…');
   const mcp = await mcpPhase({ root, dataDir, kbId: KB, queries: src.queries, profileDir: path.join(work, 'query-prof'), log });
   const warmHybrid = stat(mcp.series, 'mcp hybrid 10').p50;
@@ -288,6 +310,12 @@ export async function benchQuery(root: string, work: string, log: (s: string) =>
       'compare calls interleaved query by query on the same table.',
     `p50/p99 over ${src.queries.length - WARMUP} queries after ${WARMUP} warm-up; core and MCP vector/hybrid are set against raw vector 10 + query embedding (+ raw fts 10 for hybrid).`,
   ];
+  notes.push(
+    `2 KBs: the documents split over ${SPLIT_KBS.join(' and ')} (every other file), searched together; their raw_p50_ms is the one KB's ` +
+      `core search. Queries whose hits (document, chunk, order) equal the one KB's: ` +
+      SPLIT_MODES.map((m) => `${m} ${split.same[m]}/${split.queries}`).join(', ') +
+      ' (vector and hybrid read two ANN indexes, each built over its own rows).',
+  );
   const failures = failed.filter((l) => l.startsWith('FAILED'));
   const summary = failed.find((l) => !l.startsWith('FAILED'));
   if (summary) notes.push(`ragdesk add: ${summary}`);
@@ -306,7 +334,7 @@ export async function benchQuery(root: string, work: string, log: (s: string) =>
     kb,
     queries: { count: src.queries.length, warmup: WARMUP },
     build_s: buildS,
-    rows: queryRows(inproc, mcp.series),
+    rows: queryRows(inproc, mcp.series, split.series),
     cold_start: coldStartRows(mcp, warmHybrid),
     mcp_response_bytes: mcp.responseBytes,
     profiles: { mcp_fts: mcp.profile, core_fts_in_process: coreProfile, mcp_start: mcp.startProfile },
