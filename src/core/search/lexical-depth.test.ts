@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../core.js';
 import { bm25, emptyStats, idf, indexLength, queryTerms, termCounts, type LexStats } from '../store/bm25.js';
 import type { LexicalPart } from '../store/lexical-index.js';
+import { maintainIndexes } from '../services/indexing.js';
 import { TableSnapshot } from '../store/snapshot.js';
 import { openTestCore } from '../test-support.js';
 import { analyzeForIndex } from '../text/analyzer.js';
@@ -149,4 +150,35 @@ describe('several KBs whose statistics disagree', () => {
       TableSnapshot.prototype.lexicalPart = original;
     }
   }, 60_000);
+
+  it('searches stay whole while one KB is written, and exact once its upkeep has run', async () => {
+    let writing = true;
+    let searches = 0;
+    const reader = async (mode: 'fts' | 'hybrid') => {
+      while (writing) {
+        const res = await core.client.search({ kb_ids: ['a', 'b'], query, mode, top_k: 10, use_rerank: false });
+        const keys = res.hits.map((h) => `${h.kb_id}/${h.doc_id}`);
+        expect(new Set(keys).size, 'no hit twice').toBe(keys.length);
+        expect(keys.length).toBe(10);
+        const scores = res.hits.map((h) => h.score);
+        expect([...scores].sort((x, y) => y - x)).toEqual(scores);
+        searches++;
+      }
+    };
+    const readers = [reader('fts'), reader('hybrid')];
+    // Appends with both terms, replacements, and removals of the best alpha rows: the index's statistics stop
+    // being the live rows' (no bound: read to the fixed depth) until upkeep builds it again.
+    for (let i = 0; i < 6; i++) {
+      await core.client.addDocumentsBatch({ kb_id: 'a', documents: Array.from({ length: 20 }, (_, j) => doc(`n${i}-${j}`, 'alpha beta')) });
+      await core.client.addDocument({ kb_id: 'a', ...doc(`y${i}`, 'alpha alpha alpha'), overwrite: true });
+      await core.client.deleteDocument({ kb_id: 'a', doc_id: `y${100 + i}` });
+    }
+    writing = false;
+    await Promise.all(readers);
+    expect(searches).toBeGreaterThan(5);
+    await maintainIndexes(core.ctx, 'a', true);
+    const expected = (await bruteForce(['a', 'b'])).slice(0, 10);
+    const res = await core.client.search({ kb_ids: ['a', 'b'], query, mode: 'fts', top_k: 10, use_rerank: false });
+    expect(res.hits.map((h) => `${h.kb_id}/${h.doc_id}`)).toEqual(expected.map((r) => r.id));
+  }, 120_000);
 });
