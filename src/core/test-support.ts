@@ -162,12 +162,13 @@ export function tokenizerTexts(): string[] {
 }
 
 /**
- * A real zombie (Linux): `sleep 0` exits at once and its parent, a shell that became `sleep 30`, never reaps it, as
- * an orphan's new parent that does not wait() (init in some containers, a CI runner's subreaper) never does. Kill
- * `parent` when done.
+ * A real zombie (Linux): a `sleep 0.3` exits and its parent, a shell that became `sleep 30` meanwhile, never reaps it,
+ * as an orphan's new parent that does not wait() (init in some containers, a CI runner's subreaper) never does. The
+ * child outlives the shell's exec: a `sleep 0` could exit first, and under load the shell reaped it before its exec
+ * (seen in CI: the pid was gone, not a zombie). Kill `parent` when done.
  */
 export async function zombieProcess(): Promise<{ pid: number; parent: ChildProcess }> {
-  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
   const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
   await eventually(async () => {
     if (!/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'latin1'))) throw new Error(`pid ${pid} is not a zombie yet`);

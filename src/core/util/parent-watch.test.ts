@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { zombieProcess } from '../test-support.js';
 import { watchParent } from './parent-watch.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -58,18 +59,15 @@ describe('watchParent', () => {
   });
 
   it.runIf(process.platform === 'linux')('counts a named parent that is a zombie (killed, not yet reaped) as gone', async () => {
-    // `sleep 0 &` under a shell that then becomes `sleep 5`: nothing reaps the first sleep, a zombie for 5 s.
-    const sh = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const zombie = await zombieProcess();
     try {
-      const pid = Number((await new Promise<Buffer>((r) => sh.stdout.once('data', r))).toString().trim());
-      for (let i = 0; i < 100 && !/\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')); i++) await sleep(20);
-      expect(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /);
+      expect(fs.readFileSync(`/proc/${zombie.pid}/stat`, 'utf8')).toMatch(/\) Z /);
       let gone = 0;
-      watchParent(() => gone++, { env: { RAGDESK_PARENT_PID: String(pid) }, intervalMs: 10 });
+      watchParent(() => gone++, { env: { RAGDESK_PARENT_PID: String(zombie.pid) }, intervalMs: 10 });
       await sleep(40);
       expect(gone).toBe(1);
     } finally {
-      sh.kill('SIGKILL');
+      zombie.parent.kill('SIGKILL');
     }
   });
 
