@@ -24,6 +24,23 @@ describe('bertWordCount', () => {
 });
 
 describe('wordMemoizedCount', () => {
+  it('splits where a split on whitespace does, for every code unit, and counts a word the same wherever it is', () => {
+    const count = wordMemoizedCount((w) => w.length);
+    for (let c = 0; c < 0x10000; c++) {
+      const ch = String.fromCharCode(c);
+      const text = `ab${ch}cd`;
+      const words = text.split(/[\s\u3000]+/).filter(Boolean);
+      expect(count(text), `U+${c.toString(16)}`).toBe(words.reduce((n, w) => n + w.length, 0));
+      // Whitespace at either end adds nothing.
+      if (words.length === 2) expect(count(`${ch}${text}${ch}`), `U+${c.toString(16)} at the ends`).toBe(4);
+    }
+    // A hit is the word itself, not another of the same length and hash slot.
+    const seen: string[] = [];
+    const recording = wordMemoizedCount((w) => (seen.push(w), w.length));
+    expect(recording('alpha beta alpha\tbeta\u3000gamma alphabeta')).toBe(5 + 4 + 5 + 4 + 5 + 9);
+    expect(seen).toEqual(['alpha', 'beta', 'gamma', 'alphabeta']);
+  });
+
   it('counts by words and keeps no text it counted alive through its cache', () => {
     const count = wordMemoizedCount((w) => w.length);
     expect(count('таможенное  оформление\nтоваров')).toBe(10 + 10 + 7);
