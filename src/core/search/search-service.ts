@@ -102,9 +102,9 @@ export interface MultiRanking {
  * Rank chunks of one or several KBs for a query as one collection: keys and scores only (no top_k cap:
  * evaluation asks for 100+). Full-text scores use the KBs' summed statistics (lexical-rank.ts), each KB's list read
  * as deep as it takes for the ranking's head to be exact (lexical-depth.ts: `head` rows for fts, the whole list
- * fusion reads for hybrid); vector
- * candidates of KBs on the same model are merged by cosine similarity; hybrid fuses the merged lexical
- * ranking with each model's merged vector ranking once, so a collection split over KBs ranks as it does in one.
+ * fusion reads for hybrid); vector candidates of KBs on the same model are merged by cosine similarity; hybrid fuses
+ * the merged lexical ranking with each model's merged vector ranking once, so a collection split over KBs ranks as it
+ * does in one.
  * `withRows`: full-text candidates, and the nearest rows of a vector search of one KB, carry their hit columns
  * (one read instead of a ranking then a fetch, where the lists are short and their head becomes the hits). In
  * hybrid search of a small table (hybridListColumnsMaxRows, 2,000 rows) the full-text list is read with its columns
