@@ -79,7 +79,13 @@ describe('several KBs whose statistics disagree', () => {
   const rand = prng(7);
   const FILLER = 'gamma delta epsilon zeta theta iota kappa lambda sigma omega'.split(' ');
   const filler = (n: number) => Array.from({ length: n }, () => FILLER[Math.floor(rand() * FILLER.length)]).join(' ');
-  const doc = (id: string, lead: string) => ({ doc_id: id, title: 'note', content: `${lead} ${filler(5 + Math.floor(rand() * 40))}` });
+  let seq = 0;
+  const doc = (id: string, lead: string) => ({
+    doc_id: id,
+    title: 'note',
+    content: `${lead} ${filler(5 + Math.floor(rand() * 40))}`,
+    metadata: { shelf: seq++ % 3 === 0 ? 'top' : 'low' },
+  });
   const query = 'alpha beta';
 
   beforeAll(async () => {
@@ -97,14 +103,28 @@ describe('several KBs whose statistics disagree', () => {
   }, 120_000);
   afterAll(async () => core.close());
 
-  /** Every row of the KBs ranked by BM25 over their summed statistics, by brute force. */
-  async function bruteForce(kbs: string[]) {
+  /**
+   * Every row of the KBs ranked by BM25 over their summed statistics, by brute force; `shelf`: only rows of that
+   * shelf ranked (statistics over every row, as a filtered search counts them).
+   */
+  async function bruteForce(kbs: string[], shelf?: string) {
     const terms = queryTerms(analyzeForIndex(query));
-    const rows: Array<{ kb: string; doc: string; tf: Map<string, number>; dl: number }> = [];
+    const rows: Array<{ kb: string; doc: string; tf: Map<string, number>; dl: number; shelf: string }> = [];
     for (const kb of kbs) {
       const table = (await core.ctx.store.chunks(kb))! as unknown as { table: lancedb.Table };
-      const all = (await table.table.query().select(['doc_id', 'fts']).toArray()) as Array<{ doc_id: string; fts: string }>;
-      for (const r of all) rows.push({ kb, doc: r.doc_id, tf: termCounts(r.fts, new Set(terms)), dl: indexLength(r.fts) });
+      const all = (await table.table.query().select(['doc_id', 'fts', 'metadata']).toArray()) as Array<{
+        doc_id: string;
+        fts: string;
+        metadata: string;
+      }>;
+      for (const r of all)
+        rows.push({
+          kb,
+          doc: r.doc_id,
+          tf: termCounts(r.fts, new Set(terms)),
+          dl: indexLength(r.fts),
+          shelf: (JSON.parse(r.metadata) as { shelf: string }).shelf,
+        });
     }
     const global = emptyStats();
     for (const r of rows) {
@@ -113,6 +133,7 @@ describe('several KBs whose statistics disagree', () => {
       for (const t of r.tf.keys()) global.df.set(t, (global.df.get(t) ?? 0) + 1);
     }
     return rows
+      .filter((r) => shelf === undefined || r.shelf === shelf)
       .map((r) => ({ id: `${r.kb}/${r.doc}`, score: bm25(r.tf, r.dl, global) }))
       .filter((r) => r.score > 0)
       .sort((x, y) => y.score - x.score || x.id.localeCompare(y.id));
@@ -141,6 +162,17 @@ describe('several KBs whose statistics disagree', () => {
         expect(Math.max(...reads), mode).toBeGreaterThan(150);
         expect(reads.filter((d) => d > 150).length, mode).toBeLessThanOrEqual(2);
       }
+      // A filter goes into each KB's query (LanceDB prefilters): the statistics stay every row's, the bound holds.
+      const top = (await bruteForce(['a', 'b'], 'top')).slice(0, 10);
+      const filtered = await core.client.search({
+        kb_ids: ['a', 'b'],
+        query,
+        mode: 'fts',
+        top_k: 10,
+        use_rerank: false,
+        filter: { shelf: 'top' },
+      });
+      expect(filtered.hits.map((h) => `${h.kb_id}/${h.doc_id}`)).toEqual(top.map((r) => r.id));
       // One KB alone ranks under its own statistics: LanceDB's ranking, one read.
       reads.length = 0;
       const alone = await core.client.search({ kb_ids: ['b'], query, mode: 'fts', top_k: 10, use_rerank: false });
