@@ -183,6 +183,27 @@ describe('several KBs whose statistics disagree', () => {
     }
   }, 60_000);
 
+  it('reads a list no deeper than maxLexicalDepth (or twice the ranking depth), however far its bound asks', async () => {
+    const reads: number[] = [];
+    const original = TableSnapshot.prototype.lexicalPart;
+    const options = core.ctx.options as { maxLexicalDepth: number };
+    const cap = options.maxLexicalDepth;
+    TableSnapshot.prototype.lexicalPart = function (this: TableSnapshot, ...args: Parameters<typeof original>) {
+      reads.push(args[1]);
+      return original.apply(this, args);
+    };
+    try {
+      options.maxLexicalDepth = 30;
+      const res = await core.client.search({ kb_ids: ['a', 'b'], query, mode: 'fts', top_k: 10, use_rerank: false });
+      expect(res.hits).toHaveLength(10);
+      // fts ranks 50 deep: twice that is the floor of the cap (the fixed depth of a list without a bound).
+      expect(reads).toEqual([20, 20, 80, 100]);
+    } finally {
+      TableSnapshot.prototype.lexicalPart = original;
+      options.maxLexicalDepth = cap;
+    }
+  });
+
   it('searches stay whole while one KB is written, and exact once its upkeep has run', async () => {
     let writing = true;
     let searches = 0;

@@ -1,5 +1,7 @@
+import type { Kb } from '../../shared/contract/index.js';
 import { addStats, emptyStats, idf, type LexStats } from '../store/bm25.js';
 import type { LexicalPart } from '../store/lexical-index.js';
+import { rankLexical, type KbRef } from './lexical-rank.js';
 
 /**
  * How deep each KB's full-text list must be read for a ranking over several KBs (or over a table with unindexed
@@ -51,4 +53,55 @@ export function partsToDeepen(parts: readonly LexicalPart[], ranked: ReadonlyArr
     if (ceiling !== undefined && ceiling > 0 && ceiling >= kth) deeper.push(i);
   });
   return deeper;
+}
+
+/** The shallowest a full-text list ranked under other statistics is first read (then deeper where its bound asks). */
+export const MIN_LEXICAL_DEPTH = 20;
+
+/** One KB's full-text list of a search, as read so far, and how to read it again deeper. */
+export interface LexicalList {
+  kb: Kb;
+  lexical: LexicalPart | undefined;
+  lexDepth: number;
+  /** Ranked under other statistics than LanceDB scored it with (several KBs, unindexed rows). */
+  resorted?: boolean;
+  readLexical?: (depth: number) => Promise<LexicalPart>;
+}
+
+interface ReadList extends LexicalList {
+  lexical: LexicalPart;
+  readLexical: (depth: number) => Promise<LexicalPart>;
+}
+
+/**
+ * rankLexical over the KBs' parts, those with a bound read deeper (4× a round, to `maxDepth` at most) until no row
+ * they left behind can reach the best `exactHead`. `per`'s parts are replaced by the deeper reads.
+ */
+export async function rankLexicalExact(per: LexicalList[], depth: number, exactHead: number, maxDepth: number): Promise<KbRef[]> {
+  const lists = per.filter((p): p is ReadList => p.lexical !== undefined && p.readLexical !== undefined);
+  const rank = () =>
+    rankLexical(
+      lists.map((p) => ({ kb: p.kb, part: p.lexical })),
+      depth,
+    );
+  let ranked = rank();
+  // One table ranked under its own statistics: LanceDB's ranking, or one it was asked for as deep as it is used.
+  if (!lists.some((p) => p.resorted)) return ranked;
+  const cap = Math.max(maxDepth, depth * 2);
+  for (;;) {
+    const deeper = partsToDeepen(
+      lists.map((p) => p.lexical),
+      ranked,
+      exactHead,
+    ).filter((i) => lists[i]!.lexDepth < cap);
+    if (deeper.length === 0) return ranked;
+    await Promise.all(
+      deeper.map(async (i) => {
+        const list = lists[i]!;
+        list.lexDepth = Math.min(list.lexDepth * 4, cap);
+        list.lexical = await list.readLexical(list.lexDepth);
+      }),
+    );
+    ranked = rank();
+  }
 }

@@ -7,14 +7,13 @@ import { noteSearch } from '../services/indexing.js';
 import { queryTerms } from '../store/bm25.js';
 import type { FusionList } from '../store/ann-params.js';
 import type { ChunkRef, StoredChunk } from '../store/chunk-table.js';
-import type { LexicalPart } from '../store/lexical-index.js';
 import type { TableSnapshot } from '../store/snapshot.js';
 import { compileFilter } from '../store/filters.js';
 import { analyzeForIndex } from '../text/analyzer.js';
 import { within } from '../util/timeout.js';
 import { fuse, type FusionMethod, type Ranked } from './fusion.js';
-import { partsToDeepen } from './lexical-depth.js';
-import { rankLexical, refKey, type KbRef } from './lexical-rank.js';
+import { MIN_LEXICAL_DEPTH, rankLexicalExact } from './lexical-depth.js';
+import { refKey, type KbRef } from './lexical-rank.js';
 import { rerankHits, readyReranker } from './rerank.js';
 
 export interface SearchOptions {
@@ -183,7 +182,7 @@ export async function rankKbs(
       return { kb, lexical, lexDepth, resorted, readLexical, vector: vector ?? [], hasVectors: vector !== undefined };
     }),
   );
-  const lexical = mode === 'vector' ? [] : await rankLexicalExact(per, depth, exactHead);
+  const lexical = mode === 'vector' ? [] : await rankLexicalExact(per, depth, exactHead, ctx.options.maxLexicalDepth);
   // Vector rankings merged per model (cosine similarities of one model are comparable across KBs).
   const groups = new Map<string, KbRef[]>();
   for (const p of per) {
@@ -205,55 +204,6 @@ export async function rankKbs(
     l.map((r) => ({ key: refKey(r), score: r.score, item: r })),
   );
   return out(fuse(lists, fusion).map((f) => ({ ...f.item, score: f.score })));
-}
-
-/** The shallowest a full-text list ranked under other statistics is first read (then deeper where its bound asks). */
-const MIN_LEXICAL_DEPTH = 20;
-
-interface LexicalList {
-  kb: Kb;
-  lexical: LexicalPart | undefined;
-  lexDepth: number;
-  /** Ranked under other statistics than LanceDB scored it with (several KBs, unindexed rows). */
-  resorted?: boolean;
-  readLexical?: (depth: number) => Promise<LexicalPart>;
-}
-
-interface ReadList extends LexicalList {
-  lexical: LexicalPart;
-  readLexical: (depth: number) => Promise<LexicalPart>;
-}
-
-/**
- * rankLexical over the KBs' parts, those with a bound read deeper (4× a round) until no row they left behind can
- * reach the best `exactHead` (lexical-depth.ts). `per`'s parts are replaced by the deeper reads.
- */
-async function rankLexicalExact(per: LexicalList[], depth: number, exactHead: number): Promise<KbRef[]> {
-  const lists = per.filter((p): p is ReadList => p.lexical !== undefined && p.readLexical !== undefined);
-  const rank = () =>
-    rankLexical(
-      lists.map((p) => ({ kb: p.kb, part: p.lexical })),
-      depth,
-    );
-  let ranked = rank();
-  // One table ranked under its own statistics: LanceDB's ranking, or one it was asked for as deep as it is used.
-  if (!lists.some((p) => p.resorted)) return ranked;
-  for (;;) {
-    const deeper = partsToDeepen(
-      lists.map((p) => p.lexical),
-      ranked,
-      exactHead,
-    );
-    if (deeper.length === 0) return ranked;
-    await Promise.all(
-      deeper.map(async (i) => {
-        const list = lists[i]!;
-        list.lexDepth *= 4;
-        list.lexical = await list.readLexical(list.lexDepth);
-      }),
-    );
-    ranked = rank();
-  }
 }
 
 /** The nearest chunks of one table to the query's vector (embedded once per model per search). */

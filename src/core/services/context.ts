@@ -50,6 +50,12 @@ export interface CoreOptions {
    * 4.73 lean; 4.6k rows 8.93 / 9.38 against 8.60 / 9.06; 9.6k 6.31 / 6.99 / 7.09 against 5.14 / 5.58 / 5.70.
    */
   hybridListColumnsMaxRows: number;
+  /**
+   * The deepest a KB's full-text list of a search over several KBs is read while its bound asks for more
+   * (search/lexical-depth.ts); past it, the ranking's head is as exact as that depth makes it. A term common in one KB
+   * and rare in a far larger one raises the bound so that it could otherwise ask for most of the term's rows.
+   */
+  maxLexicalDepth: number;
 }
 
 export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
@@ -66,6 +72,7 @@ export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
   inlineIndexRows: 50_000,
   upkeepDeferRows: 100_000,
   hybridListColumnsMaxRows: 2_000,
+  maxLexicalDepth: 2_000,
 };
 
 /** Progress of ingestion, for progress bars and the UI. */
