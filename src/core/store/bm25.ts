@@ -133,9 +133,16 @@ export function bm25(tf: ReadonlyMap<string, number>, dl: number, stats: LexStat
  */
 export function dfFromScore(score: number, tf: number, dl: number, docs: number, tokens: number): number | undefined {
   if (docs === 0 || tf <= 0 || !(score > 0)) return undefined;
-  const avgdl = tokens / docs;
-  const norm = BM25_K1 * (1 - BM25_B + (BM25_B * dl) / (avgdl > 0 ? avgdl : 1));
-  const idfValue = score / ((tf * (BM25_K1 + 1)) / (tf + norm));
+  return wholeCount(score / termWeight(tf, dl, tokens / docs), docs);
+}
+
+/** A term's weight in a row beside its idf: tf·(K1+1) / (tf + K1·(1 − B + B·dl/avgdl)). */
+function termWeight(tf: number, dl: number, avgdl: number): number {
+  return (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * dl) / (avgdl > 0 ? avgdl : 1)));
+}
+
+/** The row count an idf stands for (idf = ln((N + 1) / (df + 0.5))), unless it lands over 0.25 from a whole count in 1..docs. */
+function wholeCount(idfValue: number, docs: number): number | undefined {
   const df = (docs + 1) / Math.exp(idfValue) - 0.5;
   const n = Math.round(df);
   return Math.abs(df - n) <= 0.25 && n >= 1 && n <= docs ? n : undefined;
@@ -176,7 +183,7 @@ export function dfsFromScores(
   const none = new Map<string, number>();
   if (docs === 0) return none;
   const avgdl = tokens / docs;
-  const weight = (f: number, dl: number) => (f * (BM25_K1 + 1)) / (f + BM25_K1 * (1 - BM25_B + (BM25_B * dl) / (avgdl > 0 ? avgdl : 1)));
+  const weight = (f: number, dl: number) => termWeight(f, dl, avgdl);
   const unknown = [...new Set(rows.flatMap((r) => [...r.tf.keys()].filter((t) => !known.has(t))))];
   const m = unknown.length;
   if (m === 0) return none;
@@ -200,25 +207,28 @@ export function dfsFromScores(
     }
     return a;
   });
-  const idfs = solve(ata.slice(), atb.slice(), m);
-  if (!idfs) return none;
+  // The idfs, and each column of (AᵀA)⁻¹ (for the error bounds), from one elimination.
+  const units = unknown.map((_, i) => {
+    const unit = new Float64Array(m);
+    unit[i] = 1;
+    return unit;
+  });
+  const solved = solve(ata, [atb, ...units], m);
+  if (!solved) return none;
+  const [idfs, ...inverse] = solved;
   const derived = new Map<string, number>();
   for (const [i, t] of unknown.entries()) {
     // Row i of (AᵀA)⁻¹Aᵀ says how each score moves this idf: |δidf| ≤ Σ_rows |g| · SCORE_ERROR · score.
-    const unit = new Float64Array(m);
-    unit[i] = 1;
-    const y = solve(ata.slice(), unit, m);
-    if (!y) return none;
+    const y = inverse[i]!;
     let bound = 0;
     weights.forEach((a, r) => {
       let g = 0;
       for (let j = 0; j < m; j++) g += a[j]! * y[j]!;
       bound += Math.abs(g) * SCORE_ERROR * rows[r]!.score;
     });
-    const df = (docs + 1) / Math.exp(idfs[i]!) - 0.5;
-    const n = Math.round(df);
-    // d df / d idf = −(df + 0.5).
-    if (bound * (df + 0.5) < 0.2 && Math.abs(df - n) <= 0.25 && n >= 1 && n <= docs) derived.set(t, n);
+    const n = wholeCount(idfs![i]!, docs);
+    // d df / d idf = −(df + 0.5) = −(N + 1) / e^idf.
+    if (n !== undefined && (bound * (docs + 1)) / Math.exp(idfs![i]!) < 0.2) derived.set(t, n);
   }
   if (derived.size === 0) return none;
   const stats: LexStats = { docs, tokens, df: new Map([...known, ...derived]) };
@@ -229,8 +239,11 @@ export function dfsFromScores(
   return derived;
 }
 
-/** x of the m×m system `a` x = `b` (row-major; both overwritten), by Gaussian elimination; undefined when singular. */
-function solve(a: Float64Array, b: Float64Array, m: number): Float64Array | undefined {
+/**
+ * x of the m×m system `a` x = b for each b of `rhs` (row-major; all overwritten), by one Gaussian elimination with
+ * partial pivoting; undefined when singular.
+ */
+function solve(a: Float64Array, rhs: Float64Array[], m: number): Float64Array[] | undefined {
   let scale = 0;
   for (let i = 0; i < m; i++) scale = Math.max(scale, Math.abs(a[i * m + i]!));
   for (let col = 0; col < m; col++) {
@@ -239,20 +252,22 @@ function solve(a: Float64Array, b: Float64Array, m: number): Float64Array | unde
     if (!(Math.abs(a[pivot * m + col]!) > 1e-9 * scale)) return undefined;
     if (pivot !== col) {
       for (let j = 0; j < m; j++) [a[col * m + j], a[pivot * m + j]] = [a[pivot * m + j]!, a[col * m + j]!];
-      [b[col], b[pivot]] = [b[pivot]!, b[col]!];
+      for (const b of rhs) [b[col], b[pivot]] = [b[pivot]!, b[col]!];
     }
     for (let r = col + 1; r < m; r++) {
       const k = a[r * m + col]! / a[col * m + col]!;
       if (k === 0) continue;
       for (let j = col; j < m; j++) a[r * m + j] = a[r * m + j]! - k * a[col * m + j]!;
-      b[r] = b[r]! - k * b[col]!;
+      for (const b of rhs) b[r] = b[r]! - k * b[col]!;
     }
   }
-  const x = new Float64Array(m);
-  for (let r = m - 1; r >= 0; r--) {
-    let sum = b[r]!;
-    for (let j = r + 1; j < m; j++) sum -= a[r * m + j]! * x[j]!;
-    x[r] = sum / a[r * m + r]!;
-  }
-  return x;
+  return rhs.map((b) => {
+    const x = new Float64Array(m);
+    for (let r = m - 1; r >= 0; r--) {
+      let sum = b[r]!;
+      for (let j = r + 1; j < m; j++) sum -= a[r * m + j]! * x[j]!;
+      x[r] = sum / a[r * m + r]!;
+    }
+    return x;
+  });
 }
