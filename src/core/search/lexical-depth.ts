@@ -1,7 +1,7 @@
 import type { Kb } from '../../shared/contract/index.js';
-import { addStats, emptyStats, idf, type LexStats } from '../store/bm25.js';
+import { idf, type LexStats } from '../store/bm25.js';
 import type { LexicalPart } from '../store/lexical-index.js';
-import { rankLexical, type KbRef } from './lexical-rank.js';
+import { rankLexical, summedStats, type KbRef } from './lexical-rank.js';
 
 /**
  * How deep each KB's full-text list must be read for a ranking over several KBs (or over a table with unindexed
@@ -44,7 +44,7 @@ export function unfetchedCeiling(part: LexicalPart, global: LexStats): number | 
  * reads it to a fixed depth: its rows are as exact as that depth makes them).
  */
 export function partsToDeepen(parts: readonly LexicalPart[], ranked: ReadonlyArray<{ score: number }>, k: number): number[] {
-  const global = parts.reduce((acc, p) => addStats(acc, p.stats), emptyStats());
+  const global = summedStats(parts);
   // Fewer than k rows scored: any row left behind could still enter.
   const kth = ranked.length >= k ? ranked[k - 1]!.score : 0;
   const deeper: number[] = [];

@@ -1,6 +1,6 @@
 import type { Kb } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
-import { addStats, bm25, emptyStats } from '../store/bm25.js';
+import { addStats, bm25, emptyStats, type LexStats } from '../store/bm25.js';
 import type { ChunkRef } from '../store/chunk-table.js';
 import type { LexicalPart } from '../store/lexical-index.js';
 
@@ -11,6 +11,11 @@ export interface KbRef extends ChunkRef {
 
 /** A unique key for a chunk across KBs (chunk ids are unique within a KB only). */
 export const refKey = (r: KbRef): string => `${r.kb.kb_id}\u0000${r.chunk_id}`;
+
+/** The statistics of the parts' tables together (they hold disjoint rows): what a ranking over them scores under. */
+export function summedStats(parts: readonly LexicalPart[]): LexStats {
+  return parts.reduce((acc, p) => addStats(acc, p.stats), emptyStats());
+}
 
 /**
  * One full-text ranking over one or several KBs, as if their chunks were one collection: BM25 with the summed
@@ -29,7 +34,7 @@ export function rankLexical(parts: Array<{ kb: Kb; part: LexicalPart }>, depth: 
       .sort((a, b) => b.score - a.score || a.chunk_id.localeCompare(b.chunk_id))
       .slice(0, depth)
       .map((c) => Object.assign({}, c, { kb: only.kb })); // one hidden class for all (search-service.ts)
-  const stats = parts.reduce((acc, p) => addStats(acc, p.part.stats), emptyStats());
+  const stats = summedStats(parts.map((p) => p.part));
   const out: KbRef[] = [];
   const seen = new Set<string>();
   for (const { kb, part } of parts) {

@@ -62,6 +62,17 @@ export interface LexicalView {
 }
 
 /**
+ * Whether LanceDB's scores in `view`'s state bound the rows a full-text list leaves behind (LexicalBound): its
+ * statistics are the live indexed rows', or there is no index and every row is scanned.
+ */
+export function boundsRowsLeft(view: LexicalView): boolean {
+  return view.exactStats || view.watermark === 0n;
+}
+
+/** The bound of a part that left no row behind. */
+const nothingLeft = (): LexicalBound => ({ indexed: emptyStats(), full: false, lowest: 0 });
+
+/**
  * The lexical state of one chunk table (shared by its snapshots): the watermark, and cached statistics of the
  * indexed part. Changes to the state happen with the table's commits (ChunkTable serialises both), so a
  * snapshot's view always describes the data its version holds.
@@ -263,10 +274,8 @@ export class LexicalIndex {
     stats.tokens = delta.tokens + (indexed?.tokens ?? 0);
     for (const t of terms) stats.df.set(t, (delta.df.get(t) ?? 0) + (indexed?.df.get(t) ?? 0));
     const candidates = [...(indexed?.candidates ?? []), ...delta.candidates];
-    // No index: every row was scanned, none is left behind. Otherwise LanceDB's scores bound the rows it did not
-    // return only where they are exact BM25 under the indexed rows' statistics.
-    if (!indexed) return { stats, candidates, bound: { indexed: emptyStats(), full: false, lowest: 0 } };
-    return { stats, candidates, ...(view.exactStats ? { bound: indexed.bound } : {}) };
+    // No index: every row was scanned, none is left behind.
+    return { stats, candidates, ...(boundsRowsLeft(view) ? { bound: indexed?.bound ?? nothingLeft() } : {}) };
   }
 
   private async indexedPart(
@@ -280,7 +289,7 @@ export class LexicalIndex {
   ) {
     const base = await this.indexedBase(table, view);
     const df = new Map<string, number>();
-    if (base.docs === 0) return { docs: 0, tokens: 0, df, candidates: [], bound: { indexed: emptyStats(), full: false, lowest: 0 } };
+    if (base.docs === 0) return { docs: 0, tokens: 0, df, candidates: [], bound: nothingLeft() };
     const below = LexicalIndex.below(view);
     const filter = below && where ? `${below} AND (${where})` : (below ?? where);
     const search = table.query().fullTextSearch(terms.join(' '), FTS_COLUMN).fastSearch();

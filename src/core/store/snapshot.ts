@@ -1,7 +1,7 @@
 import type { Table } from '@lancedb/lancedb';
 import { annQuery, withAnnQuery, type AnnIndexKind, type FusionList } from './ann-params.js';
 import { isLeanRef, leanRef, plainRows, REF_COLUMNS, toRef, toStored, type ChunkRef, type Raw, type StoredChunk } from './chunk-rows.js';
-import type { LexicalIndex, LexicalPart, LexicalView } from './lexical-index.js';
+import { boundsRowsLeft, type LexicalIndex, type LexicalPart, type LexicalView } from './lexical-index.js';
 import { sqlString } from './sql.js';
 import { andWhere } from './staged-versions.js';
 
@@ -40,7 +40,7 @@ export class TableSnapshot {
    * indexed rows', or there is no index and every row is scanned): see lexical-index.ts LexicalBound.
    */
   get lexicalBounded(): boolean {
-    return this.view.exactStats || this.view.watermark === 0n;
+    return boundsRowsLeft(this.view);
   }
 
   /**
