@@ -14,7 +14,17 @@ import { EXIT } from '../output.js';
 import { profileInProcess, summariseProfile, type ProfileSummary } from './cpu-profile.js';
 import { coldStartRows, COLD_TARGETS } from './query-cold-rows.js';
 import { childEnv, mcpPhase, timed, WARMUP, type McpFigures, type Series } from './query-mcp.js';
-import { hitKey, SPLIT_KBS, SPLIT_MODES, splitFiles, splitPhase, splitSeries, type HitKeys, type SplitFigures } from './query-split.js';
+import {
+  hitIds,
+  hitKey,
+  SPLIT_KBS,
+  SPLIT_MODES,
+  splitFiles,
+  splitPhase,
+  splitSeries,
+  type HitKeys,
+  type SplitFigures,
+} from './query-split.js';
 import { ragDataCorpus } from './scale-text.js';
 import { percentile, round } from './stats.js';
 
@@ -200,10 +210,7 @@ async function inProcess(
       await timed(series, 'raw vector 10', () => rawVector(vec!));
       for (const mode of SPLIT_MODES) {
         const res = await timed(series, `core ${mode} 10`, () => core10(q, mode));
-        hits.set(
-          hitKey(mode, q),
-          res.hits.map((h) => `${h.doc_id}#${h.chunk_index}`),
-        );
+        hits.set(hitKey(mode, q), hitIds(res));
       }
     }
     // Then, apart from the timed calls: the core fts path under this process's own sampling profiler.

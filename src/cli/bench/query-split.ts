@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Core } from '../../core/core.js';
 import { search } from '../../core/search/search-service.js';
-import type { SearchMode } from '../../shared/contract/index.js';
+import type { SearchMode, SearchResult } from '../../shared/contract/index.js';
 import { timed, type Series } from './query-mcp.js';
 
 /**
@@ -18,6 +18,8 @@ export const SPLIT_MODES: SearchMode[] = ['fts', 'vector', 'hybrid'];
 /** What a hit is across KBs: its document and chunk (kb ids differ between the split and the one KB). */
 export type HitKeys = Map<string, string[]>;
 export const hitKey = (mode: SearchMode, query: string) => `${mode}\u0000${query}`;
+/** A search's hits by document and chunk, in order: what is compared between the split and the one KB. */
+export const hitIds = (res: SearchResult): string[] => res.hits.map((h) => `${h.doc_id}#${h.chunk_index}`);
 
 /** The files to add, split in two by alternating them (sorted by name), copied into two folders. */
 export function splitFiles(addPaths: string[], work: string): [string, string] {
@@ -57,8 +59,7 @@ export async function splitPhase(dataDir: string, queries: string[], oneKb: HitK
         const res = await timed(series, splitSeries(mode), () =>
           search(core.ctx, { query: q, kb_ids: SPLIT_KBS, mode, top_k: 10, use_rerank: false }),
         );
-        const keys = res.hits.map((h) => `${h.doc_id}#${h.chunk_index}`);
-        if (keys.join() === oneKb.get(hitKey(mode, q))?.join()) same[mode]!++;
+        if (hitIds(res).join() === oneKb.get(hitKey(mode, q))?.join()) same[mode]!++;
       }
   } finally {
     await core.close();
