@@ -45,7 +45,7 @@ export async function chunkDocumentWithWarnings(doc: ParsedDocument, config: Chu
   const tc = new TokenCost(ctx.tokenizer);
   const limits: SizeLimits = { size: config.chunk_size, overlap: config.chunk_overlap };
   const warnings: string[] = [];
-  const run = async (d: ParsedDocument): Promise<Span[]> => {
+  const strategy = async (d: ParsedDocument): Promise<Span[]> => {
     switch (config.strategy) {
       case 'whole':
         return wholeStrategy(d, tc);
@@ -61,12 +61,29 @@ export async function chunkDocumentWithWarnings(doc: ParsedDocument, config: Chu
         return sentenceStrategy(d, limits, tc);
     }
   };
+  // The chunks' token ids from the same index of the text their counts came from (a page's, under byPage).
+  const run = async (d: ParsedDocument): Promise<Span[]> => {
+    const spans = await strategy(d);
+    for (const span of spans) {
+      const ids = tc.idsOf(d.text, span);
+      if (ids) span.ids = ids;
+    }
+    return spans;
+  };
   // `whole` is one chunk by definition (its location names the page range); every other strategy respects pages.
   const spans = config.strategy === 'whole' ? await run(doc) : await byPage(doc, run);
   const locate = createLocator(doc);
   const chunks = spans.map((span, i): ChunkDraft => {
     const text = spanText(doc.text, span);
-    return { chunk_index: i, text, characters: text.length, tokens: span.tokens, location: locate(span.start, span.end) };
+    const draft: ChunkDraft = {
+      chunk_index: i,
+      text,
+      characters: text.length,
+      tokens: span.tokens,
+      location: locate(span.start, span.end),
+    };
+    if (span.ids) draft.ids = span.ids;
+    return draft;
   });
   return { chunks, warnings: [...new Set(warnings)] };
 }

@@ -76,7 +76,7 @@ export function markdownStrategy(doc: ParsedDocument, limits: SizeLimits, tc: To
         (!samePath(prev.heading_path, b.heading_path) || (prev.kind === 'table' && b.kind === 'table'));
     }
 
-    const cost = tc.cost(text.slice(s, e));
+    const cost = tc.costOf(text, s, e);
     let blockUnits: Unit[];
     if (isHeading || (cost <= budget && chainCost + cost <= budget)) {
       blockUnits = rangesToUnits(text, [[s, e]], limits, tc, boundary, [cost]);

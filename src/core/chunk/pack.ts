@@ -34,7 +34,7 @@ export function rangesToUnits(
   const budget = tc.budget(limits.size);
   const units: Unit[] = [];
   for (const [k, [s, e]] of ranges.entries()) {
-    const cost = costs?.[k] ?? tc.cost(text.slice(s, e));
+    const cost = costs?.[k] ?? tc.costOf(text, s, e);
     if (cost <= budget) {
       units.push({ start: s, end: e, cost });
       continue;

@@ -1,4 +1,4 @@
-import type { TokenCounter } from './types.js';
+import type { TokenCounter, TokenIndex } from './types.js';
 
 /** A finished chunk before it becomes a draft: a trimmed, non-empty range of the document text and its token count. */
 export interface Span {
@@ -11,6 +11,8 @@ export interface Span {
    * holds. The chunk's text is then not a slice of the document; its location is still the range.
    */
   prefix?: string;
+  /** The chunk text's token ids, when the counter gives them (TokenCost.idsOf). */
+  ids?: Int32Array;
 }
 
 /** A span's chunk text: its prefix (if any), a line break, and its range of `text`. */
@@ -61,6 +63,37 @@ export class TokenCost {
     return Math.max(0, this.counter.count(text) - this.overhead);
   }
 
+  /** The counter's index of `text` (TokenCounter.index), built once for the text being chunked. */
+  private indexed?: { text: string; index: TokenIndex };
+
+  private indexOf(text: string): TokenIndex | undefined {
+    if (!this.additive || !this.counter.index) return undefined;
+    if (this.indexed?.text !== text) this.indexed = { text, index: this.counter.index(text) };
+    return this.indexed.index;
+  }
+
+  /** `cost(text.slice(start, end))`: from the counter's index of `text` when it keeps one. */
+  costOf(text: string, start: number, end: number): number {
+    const index = this.indexOf(text);
+    return index ? index.count(start, end) : this.cost(text.slice(start, end));
+  }
+
+  /** The full count of a span's text (`spanText`). */
+  countSpan(text: string, span: Pick<Span, 'start' | 'end' | 'prefix'>): number {
+    const index = this.indexOf(text);
+    if (!index) return this.count(spanText(text, span));
+    // Additive: the prefix, the line break (no token) and the range add up.
+    return (span.prefix === undefined ? 0 : this.count(span.prefix)) + index.count(span.start, span.end);
+  }
+
+  /** The token ids of a span's text (`spanText`), when the counter gives ids (TokenCounter.index). */
+  idsOf(text: string, span: Pick<Span, 'start' | 'end' | 'prefix'>): Int32Array | undefined {
+    const own = this.indexOf(text)?.ids(span.start, span.end);
+    if (!own || span.prefix === undefined) return own;
+    const head = this.counter.ids?.(span.prefix);
+    return head ? concatIds(head, own) : undefined;
+  }
+
   /** How much `cost` a chunk of `size` tokens may hold (at least 1, so chunking always makes progress). */
   budget(size: number): number {
     return Math.max(1, size - this.overhead);
@@ -75,8 +108,17 @@ export function makeSpan(text: string, start: number, end: number, tc: TokenCost
   const [s, e] = trimRange(text, start, end);
   if (s >= e) return undefined;
   const span: Span = prefix === undefined ? { start: s, end: e, tokens: 0 } : { start: s, end: e, tokens: 0, prefix };
-  span.tokens = tokens ?? tc.count(spanText(text, span));
+  span.tokens = tokens ?? tc.countSpan(text, span);
   return span;
+}
+
+/** Two runs of token ids one after the other. */
+export function concatIds(a: Int32Array, b: Int32Array): Int32Array {
+  if (a.length === 0) return b;
+  const out = new Int32Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
 }
 
 /** Index of the first element of ascending `arr[lo, hi)` that is >= value (hi when none). */

@@ -37,7 +37,7 @@ export function tableUnits(
   const headRange = tableHead(text, lines);
   if (!headRange || lines.length < 3) return undefined;
   const head = text.slice(headRange[0], headRange[1]);
-  const headCost = tc.cost(head);
+  const headCost = tc.costOf(text, headRange[0], headRange[1]);
   const budget = tc.budget(limits.size);
   const units: Unit[] = [];
 
@@ -50,7 +50,7 @@ export function tableUnits(
   const prefixes = [head, text.slice(lines[0]![0], lines[0]![1])];
   const flush = (): void => {
     if (units.length === 0) {
-      const cost = tc.cost(text.slice(groupStart, groupEnd));
+      const cost = tc.costOf(text, groupStart, groupEnd);
       if (cost <= budget) {
         units.push({ start: groupStart, end: groupEnd, cost, breakBefore });
         return;
@@ -72,7 +72,7 @@ export function tableUnits(
     units.push(...rangesToUnits(text, [[groupStart, groupEnd]], limits, tc, true));
   };
   for (const [a, b] of lines.slice(2)) {
-    const rowCost = tc.cost(text.slice(a, b));
+    const rowCost = tc.costOf(text, a, b);
     if (rows > 0 && cost + rowCost > limit) {
       flush();
       groupStart = a;

@@ -18,7 +18,7 @@ export function tokenWindows(text: string, start: number, end: number, limits: S
   for (let i = 0; i < rawStarts.length; i++) {
     const s = rawStarts[i] as number;
     const e = rawEnds[i] as number;
-    const c = tc.cost(text.slice(s, e));
+    const c = tc.costOf(text, s, e);
     if (c <= budget) {
       ps.push(s);
       pe.push(e);

@@ -1,10 +1,14 @@
 import type { Int64Rows } from './int64-rows.js';
 import { addTokenizerFastPaths } from './tokenizer-fast-paths.js';
-import { tokenizerRows, wordIdsEncoder } from './word-ids.js';
+import { tokenizerRows, wordIdsEncoder, type GivenIds } from './word-ids.js';
 import { memoizeWordPiece } from './wordpiece-memo.js';
 
-/** Token rows of a batch of texts, padded to the longest and truncated to the model's length, as int64 arrays. */
-export type BatchEncoder = (texts: string[]) => Int64Rows;
+/**
+ * Token rows of a batch of texts, padded to the longest and truncated to the model's length, as int64 arrays.
+ * `takesIds`: the encoder builds rows from ids given with the texts (word-ids.ts GivenIds); other encoders are
+ * never given any.
+ */
+export type BatchEncoder = ((texts: string[], given?: GivenIds) => Int64Rows) & { readonly takesIds?: boolean };
 
 /**
  * How the embedding worker (and the bench's bare loop, so the two compare like with like) tokenizes a batch: for
@@ -14,5 +18,7 @@ export type BatchEncoder = (texts: string[]) => Int64Rows;
 export function batchEncoder(tokenizer: unknown): BatchEncoder {
   memoizeWordPiece(tokenizer);
   addTokenizerFastPaths(tokenizer);
-  return wordIdsEncoder(tokenizer) ?? ((texts) => tokenizerRows(tokenizer, texts));
+  const words = wordIdsEncoder(tokenizer);
+  if (words) return Object.assign(words, { takesIds: true });
+  return (texts: string[]) => tokenizerRows(tokenizer, texts);
 }

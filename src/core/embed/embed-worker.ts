@@ -24,6 +24,7 @@ import { KeyedMutex } from '../util/keyed-mutex.js';
 import { embeddingOutput, meanPoolNormalize, normalizeRows, tablePoolNormalize } from './pooling.js';
 import { staticTokenTable, type CallableModel, type TokenTable } from './static-table.js';
 import type { EmbedResult, LoadResult, RerankResult, WorkerFailure, WorkerInit, WorkerRequest, WorkerResponse } from './protocol.js';
+import type { GivenIds } from './word-ids.js';
 
 // stdout carries the MCP protocol in one process mode: nothing from this thread may print there. (Piping the
 // worker's stdout from the parent instead would keep the parent process alive while the worker idles.)
@@ -131,6 +132,7 @@ function embeddingLoaded(m: Extract<Loaded, { kind: 'embedding' }>): LoadResult 
     ...(m.dtype ? { dtype: m.dtype } : {}),
     ...(m.table ? { table: true } : {}),
     ...(m.table?.simd ? { simd: true } : {}),
+    ...(m.encode.takesIds ? { ids: true } : {}),
   };
 }
 
@@ -153,8 +155,9 @@ async function runEmbedding(
   encode: BatchEncoder,
   table: TokenTable | undefined,
   texts: string[],
+  given?: GivenIds,
 ): Promise<{ data: Float32Array; dim: number }> {
-  const rows = encode(texts);
+  const rows = encode(texts, given);
   if (table && rows.input_ids && rows.attention_mask) {
     const data = tablePoolNormalize(table.rows, table.dim, rows.input_ids.data, rows.attention_mask.data, rows.input_ids.dims, table.simd);
     if (data) return { data, dim: table.dim };
@@ -175,9 +178,10 @@ async function runEmbedding(
   return { data, dim: hidden.dims[2] ?? 0 };
 }
 
-async function embed(key: string, texts: string[]): Promise<{ value: EmbedResult; transfer: ArrayBuffer[] }> {
+async function embed(key: string, texts: string[], given?: GivenIds): Promise<{ value: EmbedResult; transfer: ArrayBuffer[] }> {
   const { pipe, encode, table } = loaded(key, 'embedding');
-  const { data, dim } = await runEmbedding(pipe, encode, table, texts);
+  if (given && !encode.takesIds) throw new Error('token ids were given for a model whose tokenizer does not take them');
+  const { data, dim } = await runEmbedding(pipe, encode, table, texts, given);
   // The pooled array owns its buffer: hand it over without a copy.
   const buffer = data.buffer as ArrayBuffer;
   return { value: { buffer, count: texts.length, dim }, transfer: [buffer] };
@@ -213,7 +217,7 @@ async function handle(msg: WorkerRequest): Promise<void> {
         return;
       }
       case 'embed': {
-        const { value, transfer } = await compute.run(() => embed(msg.key, msg.texts), msg.urgent === true);
+        const { value, transfer } = await compute.run(() => embed(msg.key, msg.texts, msg.ids), msg.urgent === true);
         post({ type: 'result', id: msg.id, ok: true, value }, transfer);
         return;
       }

@@ -1,7 +1,14 @@
 import type { ModelStatus } from '../../shared/contract/index.js';
 import type { ModelSpec } from './model-spec.js';
 import { applyPrefix } from './presets.js';
+import type { PassageIds } from './passage.js';
 import type { Embedder } from './types.js';
+
+/** Passage ids for a batch run: the ids and the model's passage prefix (tokenized in the worker). */
+export interface RunIds {
+  ids: PassageIds;
+  prefix: string;
+}
 
 /** What the model manager (model-manager.ts) keeps per model: its spec, status, and where it is loaded. */
 export interface ModelEntry {
@@ -13,6 +20,8 @@ export interface ModelEntry {
   loading?: { gen: number; allowDownload: boolean; promise: Promise<void> };
   lastFailureAt?: number;
   dim?: number;
+  /** The loaded model builds its token rows from given ids (LoadResult.ids). */
+  takesIds?: boolean;
 }
 
 /** An embedder over a model loaded in the worker: the model's query and passage prefixes applied, batches run by the manager. */
@@ -20,7 +29,7 @@ export class WorkerEmbedder implements Embedder {
   constructor(
     readonly model: string,
     private readonly entry: ModelEntry,
-    private readonly run: (entry: ModelEntry, texts: string[], urgent: boolean) => Promise<Float32Array[]>,
+    private readonly run: (entry: ModelEntry, texts: string[], urgent: boolean, ids?: RunIds) => Promise<Float32Array[]>,
   ) {}
   get resolved(): string {
     return this.entry.spec.resolved;
@@ -31,7 +40,16 @@ export class WorkerEmbedder implements Embedder {
   embedQueries(texts: string[]): Promise<Float32Array[]> {
     return this.run(this.entry, applyPrefix(texts, this.entry.spec.prefixes.query), true);
   }
-  embedPassages(texts: string[]): Promise<Float32Array[]> {
-    return this.run(this.entry, applyPrefix(texts, this.entry.spec.prefixes.passage), false);
+  /**
+   * `ids`: the passages' token ids from the chunker (passage.ts), used when they come from this model's tokenizer,
+   * the loaded model takes ids, and its passage prefix adds up with the text (none, or one ending in whitespace).
+   */
+  embedPassages(texts: string[], ids?: PassageIds): Promise<Float32Array[]> {
+    const prefix = this.entry.spec.prefixes.passage ?? '';
+    const usable = ids && ids.tokenizer === this.resolved && this.entry.takesIds === true && (prefix === '' || /\s$/.test(prefix));
+    if (!usable) return this.run(this.entry, applyPrefix(texts, prefix), false);
+    // applyPrefix leaves a text that starts with the prefix as it is: such a text is tokenized.
+    const parts = prefix ? ids.parts.map((p, k) => (texts[k]!.startsWith(prefix) ? undefined : p)) : ids.parts;
+    return this.run(this.entry, applyPrefix(texts, prefix), false, { ids: { tokenizer: ids.tokenizer, parts }, prefix });
   }
 }

@@ -4,7 +4,8 @@ import { RagError } from '../../shared/errors.js';
 import { estimateTokenCounter } from '../chunk/estimate.js';
 import type { TokenCounter } from '../chunk/types.js';
 import { readImports } from './model-import.js';
-import { WorkerEmbedder, type ModelEntry as Entry } from './model-entry.js';
+import { WorkerEmbedder, type ModelEntry as Entry, type RunIds } from './model-entry.js';
+import { packIds } from './passage.js';
 import { resolveModelSpec, specKey } from './model-spec.js';
 import { DEFAULT_RERANK_PRESET, listPresets, type ModelKind } from './presets.js';
 import type { EmbedResult, LoadResult, RerankResult } from './protocol.js';
@@ -240,6 +241,7 @@ export class WorkerModelManager implements ModelManager {
       entry.loadedGen = gen;
       entry.lastFailureAt = undefined;
       if (result.dim !== undefined) entry.dim = result.dim;
+      entry.takesIds = result.ids === true;
       this.setStatus(entry, { state: 'loaded' });
     } catch (err) {
       const rag = err instanceof RagError ? err : new RagError('model_unavailable', String(err), { cause: err });
@@ -299,7 +301,7 @@ export class WorkerModelManager implements ModelManager {
   private embedderFor(model: string, entry: Entry): WorkerEmbedder {
     let embedder = this.embedders.get(model);
     if (!embedder) {
-      embedder = new WorkerEmbedder(model, entry, (e, texts, urgent) => this.embed(e, texts, urgent));
+      embedder = new WorkerEmbedder(model, entry, (e, texts, urgent, ids) => this.embed(e, texts, urgent, ids));
       this.embedders.set(model, embedder);
     }
     return embedder;
@@ -331,8 +333,9 @@ export class WorkerModelManager implements ModelManager {
    * Embed in batches of `batchSize`, BATCHES_IN_FLIGHT of them queued in the worker at a time: the worker goes on
    * to the next batch while this thread is busy (chunking, writing) when an answer arrives. One at a time, the
    * worker sat idle for a third of an ingest (docs/benchmarks.md). `urgent`: a search's query (see compute-queue.ts).
+   * `ids`: passages' token ids from the chunker; those passages' texts are not sent (the worker reads the ids).
    */
-  private async embed(entry: Entry, texts: string[], urgent = false): Promise<Float32Array[]> {
+  private async embed(entry: Entry, texts: string[], urgent = false, ids?: RunIds): Promise<Float32Array[]> {
     const batches = Math.ceil(texts.length / this.batchSize);
     const results: EmbedResult[] = new Array<EmbedResult>(batches);
     let next = 0;
@@ -340,10 +343,21 @@ export class WorkerModelManager implements ModelManager {
     const lane = async (): Promise<void> => {
       while (next < batches && !failed) {
         const b = next++;
-        const batch = texts.slice(b * this.batchSize, (b + 1) * this.batchSize);
+        const from = b * this.batchSize;
+        const to = Math.min(texts.length, from + this.batchSize);
+        let batch = texts.slice(from, to);
+        // Copied, not transferred: a request is sent again to a restarted worker.
+        const given = ids ? packIds(ids.ids.parts, from, to, ids.prefix) : undefined;
+        if (given) batch = batch.map((t, k) => (given.lengths[k]! >= 0 ? '' : t));
         try {
           results[b] = await this.withModel(entry, () =>
-            this.client.request<EmbedResult>({ type: 'embed', key: entry.key, texts: batch, ...(urgent ? { urgent } : {}) }),
+            // A model reloaded meanwhile by a worker that does not take ids gets the texts.
+            this.client.request<EmbedResult>({
+              type: 'embed',
+              key: entry.key,
+              ...(given && entry.takesIds ? { texts: batch, ids: given } : { texts: texts.slice(from, to) }),
+              ...(urgent ? { urgent } : {}),
+            }),
           );
         } catch (err) {
           failed = true;

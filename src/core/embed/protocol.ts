@@ -1,6 +1,7 @@
 import type { ErrorEnvelope } from '../../shared/errors.js';
 import type { ModelState } from '../../shared/contract/index.js';
 import type { ModelSpec } from './model-spec.js';
+import type { GivenIds } from './word-ids.js';
 
 /** Messages between the main thread (EmbedWorkerClient) and embed-worker.ts. */
 
@@ -14,7 +15,8 @@ export interface WorkerInit {
 export type WorkerRequest =
   | { id: number; type: 'load'; key: string; spec: ModelSpec; allowDownload: boolean }
   /** `urgent`: a search's query, run before the passage batches waiting in the worker (compute-queue.ts). */
-  | { id: number; type: 'embed'; key: string; texts: string[]; urgent?: boolean }
+  /** `ids`: token ids of some texts (those texts are then empty), when the model's LoadResult said `ids`. */
+  | { id: number; type: 'embed'; key: string; texts: string[]; urgent?: boolean; ids?: GivenIds }
   | { id: number; type: 'rerank'; key: string; query: string; passages: string[]; batchSize: number }
   | { id: number; type: 'unload'; key: string }
   | { id: number; type: 'crash' }
@@ -29,6 +31,8 @@ export interface LoadResult {
   table?: boolean;
   /** Its rows are summed with WebAssembly SIMD (simd-pool.ts). */
   simd?: boolean;
+  /** It builds token rows from ids given with the texts (word-ids.ts GivenIds): a BERT-style tokenizer. */
+  ids?: boolean;
 }
 
 export interface EmbedResult {

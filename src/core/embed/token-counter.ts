@@ -5,6 +5,9 @@ import type { ModelSpec } from './model-spec.js';
 import { bertWordIds, CHECK_WORDS } from './bert-word-ids.js';
 import { ownString } from '../util/own-string.js';
 import { SPAN_HASH_SEED, spanHash, SpanMemo } from '../util/span-memo.js';
+import { SPACE } from './space-table.js';
+import { wordIdsCounter } from './token-index.js';
+import { wordIdSource } from './word-ids.js';
 
 /**
  * The model's own tokenizer on the main thread, for chunk sizes in model tokens. Only the tokenizer is loaded
@@ -41,6 +44,9 @@ export async function loadModelTokenCounter(spec: ModelSpec, cacheDir: string): 
   lock = run.catch(() => undefined);
   try {
     const tokenizer = await run;
+    // BERT-style: counts and ids from one scan (token-index.ts), the ids handed to the embedding worker.
+    const source = wordIdSource(tokenizer);
+    if (source) return wordIdsCounter(spec.resolved, source);
     const full = (text: string) => tokenizer.encode(text, { add_special_tokens: false }).length;
     return { id: spec.resolved, count: wordMemoizedCount(bertWordCount(tokenizer, full) ?? full), additive: true };
   } catch (err) {
@@ -53,12 +59,6 @@ export async function loadModelTokenCounter(spec: ModelSpec, cacheDir: string): 
 
 const MAX_CACHED_WORD = 64;
 const MAX_CACHE = 50_000;
-
-/** The code units JavaScript's \s matches (none past the BMP; U+3000 among them): where words end. */
-export const SPACE_CODES = [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff];
-const SPACE = new Uint8Array(0x10000);
-for (const c of SPACE_CODES) SPACE[c] = 1;
-for (let c = 0x2000; c <= 0x200a; c++) SPACE[c] = 1;
 
 /**
  * Token counts per whitespace-separated word, memoised. Exact for the tokenizers transformers.js runs for

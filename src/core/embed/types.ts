@@ -1,5 +1,6 @@
 import type { ModelPreset, ModelStatus } from '../../shared/contract/index.js';
 import type { TokenCounter } from '../chunk/types.js';
+import type { PassageIds } from './passage.js';
 
 /** A loaded embedding model. Vectors are unit length (masked mean pooling + L2 normalisation). */
 export interface Embedder {
@@ -8,7 +9,8 @@ export interface Embedder {
   readonly resolved: string;
   readonly dim: number;
   embedQueries(texts: string[]): Promise<Float32Array[]>;
-  embedPassages(texts: string[]): Promise<Float32Array[]>;
+  /** `ids`: the passages' token ids when the chunker has them (passage.ts); an embedder may use or ignore them. */
+  embedPassages(texts: string[], ids?: PassageIds): Promise<Float32Array[]>;
 }
 
 /** A cross-encoder: one relevance score per passage, higher is better. */

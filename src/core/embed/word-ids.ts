@@ -61,48 +61,122 @@ interface TransformersTokenizer {
   padding_side?: string;
 }
 
-/** The encoder for `tokenizer`, or undefined when it is not BERT-style or disagrees with the tokenizer on a check. */
-export function wordIdsEncoder(tokenizer: unknown, memoWords = WORD_IDS_MEMO_WORDS): ((texts: string[]) => Int64Rows) | undefined {
+/**
+ * Token ids handed over with the texts of a batch (the chunker's, by position: chunk/types.ts TokenIndex): text k's
+ * ids are `data[offsets[k], offsets[k] + lengths[k])`, without special tokens, or none where `lengths[k]` is -1 (its
+ * text is tokenized). `prefix`: text before every text (a model's passage prefix), tokenized here.
+ */
+export interface GivenIds {
+  data: Int32Array;
+  offsets: Int32Array;
+  lengths: Int32Array;
+  prefix?: string;
+}
+
+/** Token rows of a batch of texts; with `given`, the texts it has ids for are not read (they may be empty). */
+export type IdsEncoder = (texts: string[], given?: GivenIds) => Int64Rows;
+
+/**
+ * The per-word path both threads share: a word's ids, and which words and whitespace keep a text on it. A text takes
+ * the path when none of its words is unclean and none of its whitespace is dirty; its ids are then its words' ids one
+ * after the other.
+ */
+export interface WordIdSource {
+  /** A word's ids without specials (bertWordIds, else the tokenizer on the word alone); valid until the next call. */
+  idsOf(word: string): number[];
+  /** False for a word holding a character clean_text drops or an added token's text. */
+  clean(word: string): boolean;
+  /** 1 at the whitespace characters (JavaScript \s) that clean_text drops (form feed, vertical tab, BOM). */
+  readonly dirtySpaces: Uint8Array;
+}
+
+interface Checked {
+  tok: TransformersTokenizer;
+  t: HfTokenizer;
+  source: WordIdSource;
+  maxLength: number;
+  pad: number;
+  prefix: number[];
+  suffix: number[];
+  tokenTypes: boolean;
+  added: string[];
+}
+
+/** The tokenizer's parts the per-word path needs, or undefined when it is not BERT-style (no check of ids yet). */
+function checkedTokenizer(tokenizer: unknown): Checked | undefined {
   const tok = tokenizer as TransformersTokenizer | undefined;
   const t = tok?._tokenizer;
   if (!tok || !t || typeof t.encode !== 'function' || typeof tok._encode_plus !== 'function') return undefined;
   if (t.normalizer?.constructor?.name !== 'BertNormalizer' || t.pre_tokenizer?.constructor?.name !== 'BertPreTokenizer') return undefined;
   if (t.remove_space || t.do_lowercase_and_remove_accent || (tok.padding_side ?? 'right') !== 'right') return undefined;
-  const maxLength = tok.model_max_length ?? Infinity;
-  const pad = tok.pad_token_id ?? 0;
-  const full = (text: string): Encoded => tok._encode_plus!(text, { add_special_tokens: true });
   const added = (t.added_tokens ?? []).map((a) => a.content ?? '').filter(Boolean);
 
   // The special tokens around a single text: encode a probe with and without them.
-  const probe = full('a');
+  const probe = tok._encode_plus('a', { add_special_tokens: true });
   const bare = t.encode('a', { add_special_tokens: false }).ids;
   const at = indexOfRun(probe.input_ids, bare);
   if (at < 0 || bare.length === 0) return undefined;
-  const prefix = probe.input_ids.slice(0, at);
-  const suffix = probe.input_ids.slice(at + bare.length);
   const keys = Object.keys(probe);
   if (probe.token_type_ids?.some((v) => v !== 0) || probe.attention_mask.some((v) => v !== 1)) return undefined;
   if (keys.some((k) => k !== 'input_ids' && k !== 'attention_mask' && k !== 'token_type_ids')) return undefined;
 
   const direct = bertWordIds(tokenizer);
   const scratch: number[] = [];
-  /** A word's ids without the specials: split directly when bertWordIds can, else by the tokenizer. */
-  const idsOf = (word: string): number[] => {
-    scratch.length = 0;
-    return direct?.(word, scratch) ? scratch : t.encode(word, { add_special_tokens: false }).ids;
+  const dirty = new Uint8Array(0x10000);
+  for (let c = 0; c < 0x10000; c++) if (WHITE.test(String.fromCharCode(c)) && DROPPED_OR_CONTROL.test(String.fromCharCode(c))) dirty[c] = 1;
+  const source: WordIdSource = {
+    idsOf: (word) => {
+      scratch.length = 0;
+      return direct?.(word, scratch) ? scratch : t.encode(word, { add_special_tokens: false }).ids;
+    },
+    clean: (word) => !DROPPED_OR_CONTROL.test(word) && !added.some((a) => word.includes(a)),
+    dirtySpaces: dirty,
   };
+  return {
+    tok,
+    t,
+    source,
+    maxLength: tok.model_max_length ?? Infinity,
+    pad: tok.pad_token_id ?? 0,
+    prefix: probe.input_ids.slice(0, at),
+    suffix: probe.input_ids.slice(at + bare.length),
+    tokenTypes: probe.token_type_ids !== undefined,
+    added,
+  };
+}
+
+const WHITE = /^\s$/;
+
+/**
+ * The per-word path of `tokenizer` for ids computed elsewhere than in the encoder (the chunker's token index), or
+ * undefined when the encoder would not use it (checked as wordIdsEncoder is) or an added token holds whitespace
+ * (a text could then hold one across two words).
+ */
+export function wordIdSource(tokenizer: unknown): WordIdSource | undefined {
+  const c = checkedTokenizer(tokenizer);
+  if (!c || c.added.some((a) => /\s/.test(a)) || !wordIdsEncoder(tokenizer)) return undefined;
+  return c.source;
+}
+
+/** The encoder for `tokenizer`, or undefined when it is not BERT-style or disagrees with the tokenizer on a check. */
+export function wordIdsEncoder(tokenizer: unknown, memoWords = WORD_IDS_MEMO_WORDS): IdsEncoder | undefined {
+  const c = checkedTokenizer(tokenizer);
+  if (!c) return undefined;
+  const { tok, source, maxLength, pad, prefix, suffix, added } = c;
+  const full = (text: string): Encoded => tok._encode_plus!(text, { add_special_tokens: true });
+
   // Word → ids: offset and length into one growing pool (no array per word).
   let pool = new Int32Array(1 << 16);
   let used = 0;
   const memo = new Map<string, number>();
   const wordIds = (word: string, out: number[]): void => {
     if (word.length > MAX_MEMO_WORD) {
-      for (const id of idsOf(word)) out.push(id);
+      for (const id of source.idsOf(word)) out.push(id);
       return;
     }
     let slot = memo.get(word);
     if (slot === undefined) {
-      const ids = idsOf(word);
+      const ids = source.idsOf(word);
       if (ids.length >= 256) {
         for (const id of ids) out.push(id);
         return;
@@ -126,21 +200,41 @@ export function wordIdsEncoder(tokenizer: unknown, memoWords = WORD_IDS_MEMO_WOR
     for (let i = start; i < end; i++) out.push(pool[i]!);
   };
 
-  const rowIds = (text: string): number[] => {
-    if (DROPPED_OR_CONTROL.test(text) || added.some((a) => text.includes(a))) return full(text).input_ids;
-    const out = prefix.slice();
+  /** The ids of a text's words, appended to `out` until it holds `maxLength` (the row is cut there anyway). */
+  const appendWords = (text: string, out: number[]): void => {
     for (const word of text.split(WHITESPACE)) {
       if (!word) continue;
       wordIds(word, out);
       // The row is cut to maxLength anyway, its suffix included: the rest of the text cannot show.
-      if (out.length >= maxLength) return out;
+      if (out.length >= maxLength) return;
     }
+  };
+  const rowIds = (text: string): number[] => {
+    if (DROPPED_OR_CONTROL.test(text) || added.some((a) => text.includes(a))) return full(text).input_ids;
+    const out = prefix.slice();
+    appendWords(text, out);
+    if (out.length >= maxLength) return out;
+    for (const id of suffix) out.push(id);
+    return out;
+  };
+  /** The row of a text whose ids are given: the specials, the prefix's ids, the given ids, cut to maxLength. */
+  const givenRow = (given: GivenIds, k: number, before: number[]): number[] => {
+    const out = before.slice();
+    const from = given.offsets[k]!;
+    const to = Math.min(from + given.lengths[k]!, from + maxLength);
+    for (let i = from; i < to && out.length < maxLength; i++) out.push(given.data[i]!);
+    if (out.length >= maxLength) return out;
     for (const id of suffix) out.push(id);
     return out;
   };
 
-  const encode = (texts: string[]): Int64Rows => {
-    const rows = texts.map(rowIds);
+  const encode: IdsEncoder = (texts, given) => {
+    let before = prefix;
+    if (given?.prefix) {
+      before = prefix.slice();
+      appendWords(given.prefix, before);
+    }
+    const rows = texts.map((text, k) => (given && given.lengths[k]! >= 0 ? givenRow(given, k, before) : rowIds(text)));
     let width = 0;
     for (const r of rows) width = Math.max(width, r.length);
     width = Math.min(width, maxLength);
@@ -162,7 +256,7 @@ export function wordIdsEncoder(tokenizer: unknown, memoWords = WORD_IDS_MEMO_WOR
     }
     const dims: [number, number] = [rows.length, width];
     const out: Int64Rows = { input_ids: { data: ids, dims }, attention_mask: { data: mask, dims } };
-    if (probe.token_type_ids) out.token_type_ids = { data: new BigInt64Array(n), dims };
+    if (c.tokenTypes) out.token_type_ids = { data: new BigInt64Array(n), dims };
     return out;
   };
 

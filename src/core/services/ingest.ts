@@ -13,7 +13,7 @@ import { analyzeChunks, buildRows } from './ingest-rows.js';
 import { ensureChunkTable } from '../store/ensure-chunk-table.js';
 import { markNeedsVectors } from './heal.js';
 import { indexFirstWrite, scheduleIndexing } from './indexing.js';
-import { passageText } from '../embed/passage.js';
+import { joinPassageIds, passageIds, passageText, type PassageIds } from '../embed/passage.js';
 
 /** The warning on documents written while the KB's model could not be had (vectors are filled in later). */
 export const NO_VECTORS_WARNING = 'stored without vectors: the embedding model is not available; full-text search works';
@@ -37,6 +37,8 @@ export interface PreparedDoc {
   warnings: string[];
   /** The real path of the file read (set by ingestion of a file, never from a caller's input): what "Open file" opens. */
   file?: string;
+  /** The passages' token ids from chunking, for the embedding (embed/passage.ts). */
+  passage_ids?: PassageIds;
 }
 
 export function resolveChunking(kb: Kb, override: ChunkingOverride | undefined, fallback?: ChunkingConfig): ChunkingConfig {
@@ -85,9 +87,11 @@ export async function prepareDocument(ctx: CoreContext, kb: Kb, input: PrepareIn
   const embed = embedder ? (texts: string[]) => embedder.embedPassages(texts) : undefined;
   const { chunks, warnings } = await chunkDocumentWithWarnings(parsed, input.chunking, { tokenizer, ...(embed ? { embed } : {}) });
   const metadata: Metadata = { ...parsed.metadata, ...(input.metadata ?? {}) };
+  const title = input.title?.trim() || defaultTitle(parsed, input.fallbackTitle);
+  const ids = passageIds(tokenizer, title, chunks);
   return {
     doc_id: input.doc_id ?? `doc-${hash.slice(0, 16)}`,
-    title: input.title?.trim() || defaultTitle(parsed, input.fallbackTitle),
+    title,
     source: input.source ?? '',
     metadata,
     parsed,
@@ -97,6 +101,7 @@ export async function prepareDocument(ctx: CoreContext, kb: Kb, input: PrepareIn
     overwrite: input.overwrite,
     warnings: [...parsed.warnings, ...warnings],
     ...(input.file ? { file: input.file } : {}),
+    ...(ids ? { passage_ids: ids } : {}),
   };
 }
 
@@ -218,6 +223,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
         kbId,
         embedder,
         first.flatMap(({ doc }) => doc.chunks.map((c) => passageText(doc.title, c.text))),
+        joinPassageIds(first.map(({ doc }) => ({ ids: doc.passage_ids, count: doc.chunks.length }))),
       ).catch(unavailable)
     : undefined;
   // Awaited below; meanwhile it must not count as unhandled.
@@ -247,7 +253,12 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
       vectors.clear();
       for (const { doc } of toWrite) {
         const got = embedder
-          ? await embedder.embedPassages(doc.chunks.map((c) => passageText(doc.title, c.text))).catch(unavailable)
+          ? await embedder
+              .embedPassages(
+                doc.chunks.map((c) => passageText(doc.title, c.text)),
+                doc.passage_ids,
+              )
+              .catch(unavailable)
           : undefined;
         if (got) vectors.set(doc, got);
         else embedder = undefined;

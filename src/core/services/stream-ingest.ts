@@ -5,7 +5,7 @@ import { RagError } from '../../shared/errors.js';
 import { chunkDocumentWithWarnings } from '../chunk/index.js';
 import type { ChunkDraft } from '../chunk/types.js';
 import type { Embedder } from '../embed/types.js';
-import { passageText } from '../embed/passage.js';
+import { passageIds, passageText } from '../embed/passage.js';
 import { BLOCK_SEPARATOR } from '../parse/assemble.js';
 import { SectionParser } from '../parse/stream/section-parse.js';
 import { openTextStream } from '../parse/stream/text-sections.js';
@@ -149,6 +149,7 @@ export async function streamFile(ctx: CoreContext, kbId: string, input: StreamIn
             kbId,
             vectorsOk,
             placed.map((c) => passageText(title, c.text)),
+            passageIds(tokenizer, title, placed),
           ).catch(unavailable)
         : undefined;
       embedding?.catch(() => undefined);

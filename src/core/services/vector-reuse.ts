@@ -1,3 +1,4 @@
+import type { PassageIds } from '../embed/passage.js';
 import type { Embedder } from '../embed/types.js';
 import type { CoreContext } from './context.js';
 
@@ -20,16 +21,27 @@ export function offerVectors(ctx: CoreContext, kbId: string, entries: Iterable<[
   };
 }
 
-/** Embed passages, taking the vectors offered for this KB where the text matches (and the size fits). */
-export async function embedReusing(ctx: CoreContext, kbId: string, embedder: Embedder, texts: string[]): Promise<Float32Array[]> {
+/**
+ * Embed passages, taking the vectors offered for this KB where the text matches (and the size fits). `ids`: the
+ * passages' token ids from chunking (embed/passage.ts), passed on for those embedded.
+ */
+export async function embedReusing(
+  ctx: CoreContext,
+  kbId: string,
+  embedder: Embedder,
+  texts: string[],
+  ids?: PassageIds,
+): Promise<Float32Array[]> {
   const cache = caches.get(ctx)?.get(kbId);
-  if (!cache?.size) return embedder.embedPassages(texts);
+  if (!cache?.size) return embedder.embedPassages(texts, ids);
   const reuse = (t: string) => {
     const v = cache.get(t);
     return v && v.length === embedder.dim ? v : undefined;
   };
-  const missing = texts.filter((t) => !reuse(t));
-  const fresh = missing.length ? await embedder.embedPassages(missing) : [];
+  const missingAt = texts.flatMap((t, k) => (reuse(t) ? [] : [k]));
+  const missing = missingAt.map((k) => texts[k]!);
+  const missingIds = ids ? { tokenizer: ids.tokenizer, parts: missingAt.map((k) => ids.parts[k]) } : undefined;
+  const fresh = missing.length ? await embedder.embedPassages(missing, missingIds) : [];
   let at = 0;
   return texts.map((t) => reuse(t) ?? fresh[at++]!);
 }
