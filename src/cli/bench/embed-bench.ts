@@ -4,7 +4,7 @@ import { Core } from '../../core/core.js';
 import { buildFixtureModel } from '../../core/embed/fixture-model.js';
 import { ORT_SESSION_OPTIONS } from '../../core/embed/loader.js';
 import { DEFAULT_BATCH_SIZE } from '../../core/embed/model-manager.js';
-import { passageText } from '../../core/embed/passage.js';
+import { joinPassageIds, passageText, type PassageIds } from '../../core/embed/passage.js';
 import { prepareFile } from '../../core/services/document-service.js';
 import { printLine, printTable } from '../output.js';
 import { openBareLoop } from './embed-bare.js';
@@ -117,14 +117,19 @@ async function endToEnd(root: string, work: string, kb: string, model: string, l
   } satisfies EmbedE2eRow;
 }
 
-/** The passage texts ingest would embed for the folder: parsed and chunked in process, the way ingest does. */
-async function chunkTexts(core: Core, kb: string, folder: string): Promise<string[]> {
+/**
+ * The passage texts ingest would embed for the folder, and the token ids the chunker hands over with them
+ * (embed/passage.ts): parsed and chunked in process, the way ingest does.
+ */
+async function chunkTexts(core: Core, kb: string, folder: string): Promise<{ texts: string[]; ids: PassageIds | undefined }> {
   const texts: string[] = [];
+  const docs: Array<{ ids: PassageIds | undefined; count: number }> = [];
   for (const name of fs.readdirSync(folder).sort()) {
     const doc = await prepareFile(core.ctx, kb, { data: fs.readFileSync(path.join(folder, name)), filename: name }, false);
     for (const c of doc.chunks) texts.push(passageText(doc.title, c.text));
+    docs.push({ ids: doc.passage_ids, count: doc.chunks.length });
   }
-  return texts;
+  return { texts, ids: joinPassageIds(docs) };
 }
 
 const seconds = async (fn: () => Promise<unknown>) => {
@@ -166,15 +171,17 @@ export async function benchEmbed(root: string, work: string, log: (s: string) =>
   try {
     await core.client.createKb({ kb_id: 'chunks', embedding_model: modelDir });
     let texts: string[] = [];
-    const parseChunk = await seconds(async () => void (texts = await chunkTexts(core, 'chunks', folder)));
+    let ids: PassageIds | undefined;
+    const parseChunk = await seconds(async () => void ({ texts, ids } = await chunkTexts(core, 'chunks', folder)));
     const embedder = await core.ctx.models.getEmbedder(modelDir, { allowDownload: false });
     // Warm-up of both (JIT, ORT's first runs, the tokenizer's caches).
     await embedder.embedPassages(texts.slice(0, 512));
     await bare.run(bare.tokenize(texts.slice(0, 512), batch));
     await bareDefault.run(bare.tokenize(texts.slice(0, 512), batch));
-    const best = { ragdesk: Infinity, tokenize: Infinity, inference: Infinity, inferenceDefault: Infinity };
+    const best = { ragdesk: Infinity, ragdeskIds: Infinity, tokenize: Infinity, inference: Infinity, inferenceDefault: Infinity };
     for (let r = 0; r < ROUNDS; r++) {
       best.ragdesk = Math.min(best.ragdesk, await seconds(() => embedder.embedPassages(texts)));
+      if (ids) best.ragdeskIds = Math.min(best.ragdeskIds, await seconds(() => embedder.embedPassages(texts, ids)));
       let batches: ReturnType<typeof bare.tokenize> = [];
       best.tokenize = Math.min(best.tokenize, await seconds(async () => void (batches = bare.tokenize(texts, batch))));
       best.inference = Math.min(best.inference, await seconds(() => bare.run(batches)));
@@ -189,6 +196,7 @@ export async function benchEmbed(root: string, work: string, log: (s: string) =>
     });
     const embedding = [
       row('ragdesk embedPassages (worker)', best.ragdesk),
+      ...(ids ? [row("ragdesk, with the chunker's token ids (as an add)", best.ragdeskIds)] : []),
       row('bare: tokenize + run + pool', best.tokenize + best.inference),
       row('bare: tokenize only', best.tokenize),
       row('bare: run + pool only', best.inference),
@@ -196,6 +204,12 @@ export async function benchEmbed(root: string, work: string, log: (s: string) =>
     ];
     notes.push(`embedding loops: best of ${ROUNDS} alternating rounds each, one after the other on the same machine`);
     notes.push('bare = same model.onnx, tokenizer call, batch size, pooling and session options as the worker, no worker');
+    if (ids) {
+      const given = ids.parts.filter(Boolean).length;
+      notes.push(
+        `with ids: the texts the chunker gave token ids for (${given} of ${texts.length}) are not tokenized again in the worker (embed/token-index.ts); the ratio above is the texts' path`,
+      );
+    }
     notes.push(
       "a static model (potion): the worker pools rows of the model's token table, read once through onnxruntime (embed/static-table.ts; RAGDESK_EMBED_TABLE=0 runs every batch)",
     );

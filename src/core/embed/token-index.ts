@@ -26,9 +26,12 @@ const MAX_KEPT_WORD = 64;
  */
 const MAX_WORDS = 200_000;
 /** Ids in the memo's pool before it starts over (words dropped by the memo's turnover leave theirs behind). */
-const MAX_POOL_IDS = 1 << 22;
-/** A word's memo value: offset of its ids in the pool × 512 + their count × 2 + 1 when the word is unclean. */
-const SLOT_LEN = 512;
+const MAX_POOL_IDS = 1 << 21;
+/**
+ * A word's memo value: (offset of its ids in the pool × 256 + their count) × 2, + 1 when the word is unclean; under
+ * 2^30, a small integer V8 keeps unboxed. A word of 256 ids or more is not kept.
+ */
+const SLOT_LEN = 256;
 
 /** A counter (and index) over the per-word path of `source`; `id` names the tokenizer (the model it belongs to). */
 export function wordIdsCounter(id: string, source: WordIdSource): TokenCounter {
@@ -96,7 +99,8 @@ class WordTable {
       grown.set(this.pool.subarray(0, this.used));
       this.pool = grown;
     }
-    this.pool.set(ids, this.used);
+    const pool = this.pool;
+    for (let q = 0; q < ids.length; q++) pool[this.used + q] = ids[q]!;
     const slot = (this.used * SLOT_LEN + ids.length) * 2 + (this.source.clean(word) ? 0 : 1);
     this.used += ids.length;
     this.memo.set(word, hash, slot);

@@ -124,12 +124,15 @@ function checkedTokenizer(tokenizer: unknown): Checked | undefined {
   const scratch: number[] = [];
   const dirty = new Uint8Array(0x10000);
   for (let c = 0; c < 0x10000; c++) if (WHITE.test(String.fromCharCode(c)) && DROPPED_OR_CONTROL.test(String.fromCharCode(c))) dirty[c] = 1;
+  // A word the direct path took holds nothing clean_text drops and no added token (bertWordIds leaves those).
+  let lastDirect: string | undefined;
   const source: WordIdSource = {
     idsOf: (word) => {
       scratch.length = 0;
-      return direct?.(word, scratch) ? scratch : t.encode(word, { add_special_tokens: false }).ids;
+      lastDirect = direct?.(word, scratch) ? word : undefined;
+      return lastDirect !== undefined ? scratch : t.encode(word, { add_special_tokens: false }).ids;
     },
-    clean: (word) => !DROPPED_OR_CONTROL.test(word) && !added.some((a) => word.includes(a)),
+    clean: (word) => word === lastDirect || (!DROPPED_OR_CONTROL.test(word) && !added.some((a) => word.includes(a))),
     dirtySpaces: dirty,
   };
   return {
