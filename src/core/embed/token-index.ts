@@ -39,7 +39,8 @@ export function wordIdsCounter(id: string, source: WordIdSource): TokenCounter {
   return {
     id,
     additive: true,
-    count: (text) => words.count(text, 0, text.length),
+    // Whole texts outside chunking (a title, a table's repeated head): counted through an index of their own.
+    count: (text) => new DocumentTokens(text, words).count(0, text.length),
     index: (text) => new DocumentTokens(text, words),
     ids: (text) => new DocumentTokens(text, words).ids(0, text.length),
   };
@@ -55,30 +56,9 @@ class WordTable {
 
   constructor(readonly source: WordIdSource) {}
 
-  /** The tokens of text[from, to): its whitespace-separated words' tokens. */
-  count(text: string, from: number, to: number): number {
-    let total = 0;
-    let start = -1;
-    let hash = SPAN_HASH_SEED;
-    for (let i = from; i < to; i++) {
-      const c = text.charCodeAt(i);
-      if (SPACE[c] === 1) {
-        if (start >= 0) total += this.length(text, start, i, hash);
-        start = -1;
-      } else {
-        if (start < 0) {
-          start = i;
-          hash = SPAN_HASH_SEED;
-        }
-        hash = spanHash(hash, c);
-      }
-    }
-    if (start >= 0) total += this.length(text, start, to, hash);
-    return total;
-  }
-
-  private length(text: string, start: number, end: number, hash: number): number {
-    const slot = this.slot(text, start, end, hash);
+  /** The tokens of a piece of one word (a range that starts or ends inside it). */
+  pieceCount(text: string, start: number, end: number): number {
+    const slot = this.slot(text, start, end, hashOf(text, start, end));
     return slot >= 0 ? slotLength(slot) : this.fresh(text, start, end).length;
   }
 
@@ -248,8 +228,8 @@ class DocumentTokens implements TokenIndex {
   count(start: number, end: number): number {
     const { first, last, head, tail } = this.split(start, end);
     let total = this.cum[last]! - this.cum[first]!;
-    if (head) total += this.words.count(this.text, head[0], head[1]);
-    if (tail) total += this.words.count(this.text, tail[0], tail[1]);
+    if (head) total += this.words.pieceCount(this.text, head[0], head[1]);
+    if (tail) total += this.words.pieceCount(this.text, tail[0], tail[1]);
     return total;
   }
 
