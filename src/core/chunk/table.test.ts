@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { AutoTokenizer } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CHUNKING } from '../../shared/contract/index.js';
 import { buildFixtureModel } from '../embed/fixture-model.js';
@@ -105,6 +106,10 @@ describe('markdown strategy: tables bigger than the parser thought', () => {
       expect(c.text.startsWith(`${HEADER_ROW}\n`)).toBe(true);
       expect(doc.text.slice(c.location.char_start, c.location.char_start! + 3)).toMatch(/^\| \d/);
     }
+    // The chunks' token ids (the repeated head's, then the rows'), as the tokenizer gives them for each chunk's text.
+    const tokenizer = await AutoTokenizer.from_pretrained(dir, { local_files_only: true });
+    expect(chunks.every((c) => c.ids)).toBe(true);
+    for (const c of chunks) expect(Array.from(c.ids!), c.text).toEqual(tokenizer.encode(c.text, { add_special_tokens: false }));
   });
 
   it('gives a row too big for a chunk with the whole head the header row alone', async () => {
