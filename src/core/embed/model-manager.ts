@@ -345,17 +345,17 @@ export class WorkerModelManager implements ModelManager {
         const b = next++;
         const from = b * this.batchSize;
         const to = Math.min(texts.length, from + this.batchSize);
-        let batch = texts.slice(from, to);
+        const batch = texts.slice(from, to);
         // Copied, not transferred: a request is sent again to a restarted worker.
         const given = ids ? packIds(ids.ids.parts, from, to, ids.prefix) : undefined;
-        if (given) batch = batch.map((t, k) => (given.lengths[k]! >= 0 ? '' : t));
+        const withIds = given && { texts: batch.map((t, k) => (given.lengths[k]! >= 0 ? '' : t)), ids: given };
         try {
           results[b] = await this.withModel(entry, () =>
             // A model reloaded meanwhile by a worker that does not take ids gets the texts.
             this.client.request<EmbedResult>({
               type: 'embed',
               key: entry.key,
-              ...(given && entry.takesIds ? { texts: batch, ids: given } : { texts: texts.slice(from, to) }),
+              ...(withIds && entry.takesIds ? withIds : { texts: batch }),
               ...(urgent ? { urgent } : {}),
             }),
           );

@@ -50,8 +50,7 @@ class WordTable {
   private readonly memo = new SpanMemo<number>(MAX_WORDS);
   pool = new Int32Array(1 << 16);
   private used = 0;
-  /** The ids of the last word computed without keeping it. */
-  freshIds: number[] = [];
+  /** Whether the last word `fresh` gave ids of is clean. */
   freshClean = true;
 
   constructor(readonly source: WordIdSource) {}
@@ -90,9 +89,9 @@ class WordTable {
   /** The ids of text[start, end), a word not kept; `freshClean` says whether it is clean. */
   fresh(text: string, start: number, end: number): number[] {
     const word = text.slice(start, end);
-    this.freshIds = this.source.idsOf(word).slice();
+    const ids = this.source.idsOf(word).slice();
     this.freshClean = this.source.clean(word);
-    return this.freshIds;
+    return ids;
   }
 
   /** The ids of a piece of one word (a range that starts or ends inside it), or undefined when it is unclean. */

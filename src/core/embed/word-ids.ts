@@ -1,5 +1,6 @@
 import { ownString } from '../util/own-string.js';
 import { bertWordIds } from './bert-word-ids.js';
+import { SPACE } from './space-table.js';
 import { int64Rows, type Int64Rows } from './int64-rows.js';
 import { DROPPED_OR_CONTROL } from './tokenizer-fast-paths.js';
 
@@ -122,8 +123,6 @@ function checkedTokenizer(tokenizer: unknown): Checked | undefined {
 
   const direct = bertWordIds(tokenizer);
   const scratch: number[] = [];
-  const dirty = new Uint8Array(0x10000);
-  for (let c = 0; c < 0x10000; c++) if (WHITE.test(String.fromCharCode(c)) && DROPPED_OR_CONTROL.test(String.fromCharCode(c))) dirty[c] = 1;
   // A word the direct path took holds nothing clean_text drops and no added token (bertWordIds leaves those).
   let lastDirect: string | undefined;
   const source: WordIdSource = {
@@ -133,7 +132,7 @@ function checkedTokenizer(tokenizer: unknown): Checked | undefined {
       return lastDirect !== undefined ? scratch : t.encode(word, { add_special_tokens: false }).ids;
     },
     clean: (word) => word === lastDirect || (!DROPPED_OR_CONTROL.test(word) && !added.some((a) => word.includes(a))),
-    dirtySpaces: dirty,
+    dirtySpaces: DIRTY_SPACES,
   };
   return {
     tok,
@@ -148,7 +147,9 @@ function checkedTokenizer(tokenizer: unknown): Checked | undefined {
   };
 }
 
-const WHITE = /^\s$/;
+/** The whitespace (space-table.ts) that clean_text drops: the same for every tokenizer, so derived once. */
+const DIRTY_SPACES = new Uint8Array(0x10000);
+for (let c = 0; c < 0x10000; c++) if (SPACE[c] === 1 && DROPPED_OR_CONTROL.test(String.fromCharCode(c))) DIRTY_SPACES[c] = 1;
 
 /**
  * The per-word path of `tokenizer` for ids computed elsewhere than in the encoder (the chunker's token index), or
@@ -157,14 +158,18 @@ const WHITE = /^\s$/;
  */
 export function wordIdSource(tokenizer: unknown): WordIdSource | undefined {
   const c = checkedTokenizer(tokenizer);
-  if (!c || c.added.some((a) => /\s/.test(a)) || !wordIdsEncoder(tokenizer)) return undefined;
+  if (!c || c.added.some((a) => /\s/.test(a)) || !encoderOf(c, WORD_IDS_MEMO_WORDS)) return undefined;
   return c.source;
 }
 
 /** The encoder for `tokenizer`, or undefined when it is not BERT-style or disagrees with the tokenizer on a check. */
 export function wordIdsEncoder(tokenizer: unknown, memoWords = WORD_IDS_MEMO_WORDS): IdsEncoder | undefined {
   const c = checkedTokenizer(tokenizer);
-  if (!c) return undefined;
+  return c && encoderOf(c, memoWords);
+}
+
+/** The encoder over a checked tokenizer's per-word path, or undefined when it disagrees with the tokenizer on CHECK_TEXTS. */
+function encoderOf(c: Checked, memoWords: number): IdsEncoder | undefined {
   const { tok, source, maxLength, pad, prefix, suffix, added } = c;
   const full = (text: string): Encoded => tok._encode_plus!(text, { add_special_tokens: true });
 
