@@ -10,61 +10,84 @@ function hasLines(b: ParsedBlock): boolean {
 }
 
 /**
- * Builds the one location mapper every strategy uses. Blocks are binary-searched, so locating a chunk costs
- * O(log blocks + blocks it spans). The range's location takes `page` and `heading_path` from the first block in
+ * Builds the one location mapper every strategy uses (DocLocator). Blocks are binary-searched, so locating a chunk
+ * costs O(log blocks + blocks it spans). The range's location takes `page` and `heading_path` from the first block in
  * it that has one, `page_end` from the last block with a page (when that page is later), `line_start` from the first
  * block with lines and `line_end` from the last. When a block's text
  * holds exactly as many line breaks as its line range says, lines inside the block are counted precisely.
  */
 export function createLocator(doc: ParsedDocument): Locator {
-  const blocks = [...doc.blocks].sort((a, b) => a.char_start - b.char_start || a.char_end - b.char_end);
-  const starts = blocks.map((b) => b.char_start);
-  // Running maximum of block ends: ascending even if blocks overlap, so "first block ending after x" is a search.
-  const maxEnds: number[] = [];
-  let runMax = -Infinity;
-  for (const b of blocks) {
-    runMax = Math.max(runMax, b.char_end);
-    maxEnds.push(runMax);
+  const locator = new DocLocator(doc);
+  return (start, end) => locator.at(start, end);
+}
+
+const byRange = (a: ParsedBlock, b: ParsedBlock): number => a.char_start - b.char_start || a.char_end - b.char_end;
+
+/**
+ * createLocator's mapper as an object: what runs per chunk is methods, not closures made per document. V8 keeps a
+ * closure's optimised code only while the closure lives, so functions made anew for each document were optimised
+ * again after every major GC (lineAt 8-9 times in one `add` of 20 MB, 20-50 ms of compiling each time).
+ */
+export class DocLocator {
+  private readonly blocks: ParsedBlock[];
+  private readonly starts: number[];
+  /** Running maximum of block ends: ascending even if blocks overlap, so "first block ending after x" is a search. */
+  private readonly maxEnds: number[] = [];
+  private newlines: Uint32Array | undefined;
+  private readonly consistent = new Map<ParsedBlock, boolean>();
+
+  constructor(private readonly doc: ParsedDocument) {
+    this.blocks = [...doc.blocks].sort(byRange);
+    this.starts = new Array<number>(this.blocks.length);
+    let runMax = -Infinity;
+    for (let i = 0; i < this.blocks.length; i++) {
+      const b = this.blocks[i]!;
+      this.starts[i] = b.char_start;
+      runMax = Math.max(runMax, b.char_end);
+      this.maxEnds.push(runMax);
+    }
   }
 
-  let newlines: Uint32Array | undefined;
-  const newlinesBefore = (pos: number): number => {
-    if (!newlines) {
+  private newlinesBefore(pos: number): number {
+    if (!this.newlines) {
+      const text = this.doc.text;
       const found: number[] = [];
-      for (let i = doc.text.indexOf('\n'); i !== -1; i = doc.text.indexOf('\n', i + 1)) found.push(i);
-      newlines = Uint32Array.from(found);
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) found.push(i);
+      this.newlines = Uint32Array.from(found);
     }
-    return lowerBound(newlines, pos);
-  };
-  const consistent = new Map<ParsedBlock, boolean>();
-  const linesMatch = (b: ParsedBlock): boolean => {
-    let ok = consistent.get(b);
+    return lowerBound(this.newlines, pos);
+  }
+
+  private linesMatch(b: ParsedBlock): boolean {
+    let ok = this.consistent.get(b);
     if (ok === undefined) {
       ok =
         b.line_start !== undefined &&
         b.line_end !== undefined &&
-        newlinesBefore(b.char_end) - newlinesBefore(b.char_start) === b.line_end - b.line_start;
-      consistent.set(b, ok);
+        this.newlinesBefore(b.char_end) - this.newlinesBefore(b.char_start) === b.line_end - b.line_start;
+      this.consistent.set(b, ok);
     }
     return ok;
-  };
-  const lineAt = (b: ParsedBlock, pos: number): number | undefined => {
-    if (linesMatch(b)) return (b.line_start as number) + newlinesBefore(pos) - newlinesBefore(b.char_start);
-    return undefined;
-  };
+  }
 
-  return (start: number, end: number): Location => {
+  private lineAt(b: ParsedBlock, pos: number): number | undefined {
+    if (this.linesMatch(b)) return (b.line_start as number) + this.newlinesBefore(pos) - this.newlinesBefore(b.char_start);
+    return undefined;
+  }
+
+  /** The location of doc.text[start, end). */
+  at(start: number, end: number): Location {
+    const blocks = this.blocks;
     const loc: Location = { char_start: start, char_end: end };
-    const first = upperBound(maxEnds, start);
-    const last = lowerBound(starts, end) - 1;
-    const overlaps = (b: ParsedBlock): boolean => b.char_end > start && b.char_start < end;
+    const first = upperBound(this.maxEnds, start);
+    const last = lowerBound(this.starts, end) - 1;
 
     let needPage = true;
     let needPath = true;
     let needLine = true;
     for (let i = first; i <= last && (needPage || needPath || needLine); i++) {
       const b = blocks[i] as ParsedBlock;
-      if (!overlaps(b)) continue;
+      if (!overlaps(b, start, end)) continue;
       if (needPage && b.page !== undefined) {
         loc.page = b.page;
         needPage = false;
@@ -74,7 +97,7 @@ export function createLocator(doc: ParsedDocument): Locator {
         needPath = false;
       }
       if (needLine && hasLines(b)) {
-        loc.line_start = lineAt(b, Math.max(start, b.char_start)) ?? b.line_start ?? b.line_end;
+        loc.line_start = this.lineAt(b, Math.max(start, b.char_start)) ?? b.line_start ?? b.line_end;
         needLine = false;
       }
     }
@@ -82,17 +105,19 @@ export function createLocator(doc: ParsedDocument): Locator {
     if (!needPage) {
       for (let i = last; i >= first; i--) {
         const b = blocks[i] as ParsedBlock;
-        if (!overlaps(b) || b.page === undefined) continue;
+        if (!overlaps(b, start, end) || b.page === undefined) continue;
         if (b.page > (loc.page as number)) loc.page_end = b.page;
         break;
       }
     }
     for (let i = last; i >= first && !needLine; i--) {
       const b = blocks[i] as ParsedBlock;
-      if (!overlaps(b) || !hasLines(b)) continue;
-      loc.line_end = lineAt(b, Math.min(end, b.char_end) - 1) ?? b.line_end ?? b.line_start;
+      if (!overlaps(b, start, end) || !hasLines(b)) continue;
+      loc.line_end = this.lineAt(b, Math.min(end, b.char_end) - 1) ?? b.line_end ?? b.line_start;
       break;
     }
     return loc;
-  };
+  }
 }
+
+const overlaps = (b: ParsedBlock, start: number, end: number): boolean => b.char_end > start && b.char_start < end;

@@ -10,29 +10,38 @@ import { trimRange } from './span.js';
 function samePath(a: string[] | undefined, b: string[] | undefined): boolean {
   const x = a ?? [];
   const y = b ?? [];
-  return x.length === y.length && x.every((v, i) => v === y[i]);
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
 
-/** Blocks in text order, plus any non-blank text that no block covers (as plain `text` blocks), so nothing is lost. */
+const byStart = (a: ParsedBlock, b: ParsedBlock): number => a.char_start - b.char_start;
+
+/**
+ * Blocks in text order, plus any non-blank text that no block covers (as plain `text` blocks), so nothing is lost.
+ * (Its helpers are functions of the module, not closures made per document: see chunk/index.ts ChunkJob.)
+ */
 function coveringBlocks(doc: ParsedDocument): ParsedBlock[] {
-  const sorted = [...doc.blocks].sort((a, b) => a.char_start - b.char_start);
+  const sorted = [...doc.blocks].sort(byStart);
   const out: ParsedBlock[] = [];
   let pos = 0;
-  const gap = (start: number, end: number): void => {
-    const [s, e] = trimRange(doc.text, start, end);
-    if (s >= e) return;
-    const before = out[out.length - 1];
-    const block: ParsedBlock = { text: doc.text.slice(s, e), char_start: s, char_end: e, kind: 'text' };
-    if (before?.heading_path) block.heading_path = before.heading_path;
-    out.push(block);
-  };
   for (const b of sorted) {
-    if (b.char_start > pos) gap(pos, b.char_start);
+    if (b.char_start > pos) addGap(doc.text, out, pos, b.char_start);
     out.push(b);
     pos = Math.max(pos, b.char_end);
   }
-  gap(pos, doc.text.length);
+  addGap(doc.text, out, pos, doc.text.length);
   return out;
+}
+
+/** The non-blank text of [start, end) as a plain `text` block under the heading of the block before it. */
+function addGap(text: string, out: ParsedBlock[], start: number, end: number): void {
+  const [s, e] = trimRange(text, start, end);
+  if (s >= e) return;
+  const before = out[out.length - 1];
+  const block: ParsedBlock = { text: text.slice(s, e), char_start: s, char_end: e, kind: 'text' };
+  if (before?.heading_path) block.heading_path = before.heading_path;
+  out.push(block);
 }
 
 /** Pieces of an oversized block: lines for code, tables and lists; sentences for prose. */

@@ -8,15 +8,18 @@ export interface PageRegion {
   page: number;
 }
 
+const hasPage = (b: ParsedBlock): b is ParsedBlock & { page: number } => b.page !== undefined;
+const byRange = (a: ParsedBlock, b: ParsedBlock): number => a.char_start - b.char_start || a.char_end - b.char_end;
+
 /**
  * The page regions of a paged document (PDF): consecutive blocks on the same page form one region, from its first
  * block's start to the next region's first block. Text no block covers, and blocks without a page, belong to the
  * region before them. Undefined when the document has fewer than two pages (nothing to respect).
  */
 export function pageRegions(doc: ParsedDocument): PageRegion[] | undefined {
-  const paged = doc.blocks.filter((b): b is ParsedBlock & { page: number } => b.page !== undefined);
+  const paged = doc.blocks.filter(hasPage);
   if (paged.length === 0) return undefined;
-  paged.sort((a, b) => a.char_start - b.char_start || a.char_end - b.char_end);
+  paged.sort(byRange);
   const regions: PageRegion[] = [];
   for (const b of paged) {
     const last = regions[regions.length - 1];

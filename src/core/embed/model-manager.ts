@@ -348,7 +348,7 @@ export class WorkerModelManager implements ModelManager {
         const batch = texts.slice(from, to);
         // Copied, not transferred: a request is sent again to a restarted worker.
         const given = ids ? packIds(ids.ids.parts, from, to, ids.prefix) : undefined;
-        const withIds = given && { texts: batch.map((t, k) => (given.lengths[k]! >= 0 ? '' : t)), ids: given };
+        const withIds = given && { texts: textsWithoutIds(batch, given), ids: given };
         try {
           results[b] = await this.withModel(entry, () =>
             // A model reloaded meanwhile by a worker that does not take ids gets the texts.
@@ -386,4 +386,11 @@ export class WorkerModelManager implements ModelManager {
 /** The ModelManager for a data directory (worker thread, `<dataDir>/models`). */
 export function createModelManager(options: ModelManagerOptions): WorkerModelManager {
   return new WorkerModelManager(options);
+}
+
+/** A batch's texts for the worker: empty where the passage's ids are given (a loop: see store/arrow-build.ts). */
+function textsWithoutIds(batch: string[], given: { lengths: Int32Array }): string[] {
+  const out = new Array<string>(batch.length);
+  for (let k = 0; k < batch.length; k++) out[k] = given.lengths[k]! >= 0 ? '' : batch[k]!;
+  return out;
 }

@@ -24,7 +24,12 @@ export function passageIds(counter: TokenCounter, title: string, chunks: readonl
   if (!counter.ids || !chunks.some((c) => c.ids)) return undefined;
   const head = title ? counter.ids(title) : undefined;
   if (title && !head) return undefined;
-  return { tokenizer: counter.id, parts: chunks.map((c) => (c.ids ? (head ? [head, c.ids] : [c.ids]) : undefined)) };
+  const parts = new Array<IdParts | undefined>(chunks.length);
+  for (let k = 0; k < chunks.length; k++) {
+    const ids = chunks[k]!.ids;
+    parts[k] = ids ? (head ? [head, ids] : [ids]) : undefined;
+  }
+  return { tokenizer: counter.id, parts };
 }
 
 /** Several documents' passage ids as one list (documents without ids: their passages are tokenized). */

@@ -107,6 +107,13 @@ class WordTable {
   }
 }
 
+/** `a` copied into a new array of `size`. */
+function grown(a: Int32Array, size: number): Int32Array {
+  const b = new Int32Array(size);
+  b.set(a);
+  return b;
+}
+
 const slotLength = (slot: number): number => Math.floor(slot / 2) % SLOT_LEN;
 const slotOffset = (slot: number): number => Math.floor(slot / 2 / SLOT_LEN);
 
@@ -183,15 +190,10 @@ class DocumentTokens implements TokenIndex {
 
   private growWords(): void {
     const size = this.starts.length * 2;
-    const grow = (a: Int32Array, extra: number) => {
-      const b = new Int32Array(size + extra);
-      b.set(a);
-      return b;
-    };
-    this.starts = grow(this.starts, 0);
-    this.ends = grow(this.ends, 0);
-    this.cum = grow(this.cum, 1);
-    this.unclean = grow(this.unclean, 1);
+    this.starts = grown(this.starts, size);
+    this.ends = grown(this.ends, size);
+    this.cum = grown(this.cum, size + 1);
+    this.unclean = grown(this.unclean, size + 1);
   }
 
   private growIds(need: number): void {

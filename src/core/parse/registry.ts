@@ -186,9 +186,19 @@ export type PackedDocument = Omit<ParsedDocument, 'blocks'> & { blocks: Omit<Par
 
 /** Drops the block texts, which repeat `text`: a 15 MB document then crosses the thread boundary once, not twice. */
 export function packParsed(doc: ParsedDocument): PackedDocument {
-  return { ...doc, blocks: doc.blocks.map(({ text: _t, ...rest }) => rest) };
+  const blocks = new Array<Omit<ParsedBlock, 'text'>>(doc.blocks.length);
+  for (let i = 0; i < blocks.length; i++) {
+    const { text: _t, ...rest } = doc.blocks[i]!;
+    blocks[i] = rest;
+  }
+  return { ...doc, blocks };
 }
 
 export function unpackParsed(doc: PackedDocument): ParsedDocument {
-  return { ...doc, blocks: doc.blocks.map((b) => ({ text: doc.text.slice(b.char_start, b.char_end), ...b })) };
+  const blocks = new Array<ParsedBlock>(doc.blocks.length);
+  for (let i = 0; i < blocks.length; i++) {
+    const b = doc.blocks[i]!;
+    blocks[i] = { text: doc.text.slice(b.char_start, b.char_end), ...b };
+  }
+  return { ...doc, blocks };
 }

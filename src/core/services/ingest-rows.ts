@@ -19,11 +19,12 @@ export interface Pending {
  */
 export function analyzeChunks(docs: Iterable<PreparedDoc>): Map<PreparedDoc, string[]> {
   const out = new Map<PreparedDoc, string[]>();
-  for (const doc of docs)
-    out.set(
-      doc,
-      doc.chunks.map((c) => analyzeForIndex(`${doc.title}\n${c.text}`)),
-    );
+  // Loops, not callbacks made per call (see store/arrow-build.ts).
+  for (const doc of docs) {
+    const fts = new Array<string>(doc.chunks.length);
+    for (let i = 0; i < fts.length; i++) fts[i] = analyzeForIndex(`${doc.title}\n${doc.chunks[i]!.text}`);
+    out.set(doc, fts);
+  }
   return out;
 }
 
@@ -58,7 +59,9 @@ export function buildRows(
       const docVectors = at.vectors.get(w.doc);
       const docFts = at.fts.get(w.doc);
       if (!docFts || docFts.length !== w.doc.chunks.length) throw new RagError('internal', `${w.doc.doc_id}: chunks not analysed`);
-      w.doc.chunks.forEach((c, ci) => {
+      const metadata = JSON.stringify(w.doc.metadata);
+      for (let ci = 0; ci < w.doc.chunks.length; ci++) {
+        const c = w.doc.chunks[ci]!;
         rows.push({
           chunk_id: `${w.doc.doc_id}#${version}#${c.chunk_index}`,
           doc_id: w.doc.doc_id,
@@ -77,12 +80,12 @@ export function buildRows(
           char_start: c.location.char_start ?? 0,
           char_end: c.location.char_end ?? c.text.length,
           tokens: c.tokens,
-          metadata: JSON.stringify(w.doc.metadata),
+          metadata,
           created_at: w.decision.created_at ?? now,
           updated_at: now,
           meta: typed.columns,
         });
-      });
+      }
       docRows.push({
         kb_id: kbId,
         doc_id: w.doc.doc_id,

@@ -222,7 +222,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
         ctx,
         kbId,
         embedder,
-        first.flatMap(({ doc }) => doc.chunks.map((c) => passageText(doc.title, c.text))),
+        passageTexts(first.map((w) => w.doc)),
         joinPassageIds(first.map(({ doc }) => ({ ids: doc.passage_ids, count: doc.chunks.length }))),
       ).catch(unavailable)
     : undefined;
@@ -311,6 +311,13 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
   // Written without vectors: they are filled in as soon as the model can embed (heal.ts).
   if (!embedder && results.some((r) => !(r instanceof RagError) && r.status !== 'skipped')) markNeedsVectors(ctx, kbId);
   return results;
+}
+
+/** The passages of documents, in order (loops: see store/arrow-build.ts). */
+function passageTexts(docs: readonly PreparedDoc[]): string[] {
+  const out: string[] = [];
+  for (const doc of docs) for (const c of doc.chunks) out.push(passageText(doc.title, c.text));
+  return out;
 }
 
 /** A model that cannot embed now (a remote endpoint down, its circuit open): the write goes on without vectors. */

@@ -193,7 +193,9 @@ export abstract class ChunkTableBase {
 
   protected arrowRows(rows: ChunkRow[]) {
     const metaColumns = this.schema.fields.map((f) => f.name).filter((n) => n.startsWith('m_'));
-    const data = rows.map((r) => writeRow(r, this.vectorDim > 0, metaColumns, this.packed));
+    // A loop, not a callback made per call (see arrow-build.ts).
+    const data = new Array<Record<string, unknown>>(rows.length);
+    for (let i = 0; i < rows.length; i++) data[i] = writeRow(rows[i]!, this.vectorDim > 0, metaColumns, this.packed);
     return buildArrowTable(this.schema, data);
   }
 

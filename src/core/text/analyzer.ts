@@ -99,12 +99,17 @@ function normalised(text: string): string {
   return foldCjkRadicals(text.normalize('NFKC')).toLowerCase();
 }
 
+/** What forEachRun calls for each run. */
+interface RunVisitor {
+  visit(start: number, end: number, cjk: boolean, hash: number): void;
+}
+
 /**
- * The runs of `lower` (normalised) to analyse, in order: `visit(start, end, cjk, hash)` for each maximal run of CJK
+ * The runs of `lower` (normalised) to analyse, in order: `runs.visit(start, end, cjk, hash)` for each maximal run of CJK
  * letters and for each of other letters, marks and numbers, with the run's span hash (util/span-memo.ts). One pass
  * over the code points (no regular expression per word, no run cut out of the text).
  */
-function forEachRun(lower: string, visit: (start: number, end: number, cjk: boolean, hash: number) => void): void {
+function forEachRun(lower: string, runs: RunVisitor): void {
   const n = lower.length;
   let runStart = 0;
   let runClass = OTHER;
@@ -121,7 +126,7 @@ function forEachRun(lower: string, visit: (start: number, end: number, cjk: bool
     }
     const cls = cp < 0x80 ? ASCII[cp]! : classOf(cp);
     if (cls !== runClass) {
-      if (runClass !== OTHER) visit(runStart, at, runClass === WORD_CJK, hash);
+      if (runClass !== OTHER) runs.visit(runStart, at, runClass === WORD_CJK, hash);
       runClass = cls;
       runStart = at;
       hash = SPAN_HASH_SEED;
@@ -129,7 +134,7 @@ function forEachRun(lower: string, visit: (start: number, end: number, cjk: bool
     hash = spanHash(hash, lower.charCodeAt(at));
     if (i !== at) hash = spanHash(hash, lower.charCodeAt(i));
   }
-  if (runClass !== OTHER) visit(runStart, n, runClass === WORD_CJK, hash);
+  if (runClass !== OTHER) runs.visit(runStart, n, runClass === WORD_CJK, hash);
 }
 const ASCII = Uint8Array.from({ length: 0x80 }, (_, cp) => classify(cp));
 
@@ -137,10 +142,12 @@ const ASCII = Uint8Array.from({ length: 0x80 }, (_, cp) => classify(cp));
 export function analyzeTokens(text: string): string[] {
   const out: string[] = [];
   const lower = normalised(text);
-  forEachRun(lower, (start, end, cjk) => {
-    const run = lower.slice(start, end);
-    if (cjk) pushCjk(run, out);
-    else for (const t of wordTokens(run)) out.push(t);
+  forEachRun(lower, {
+    visit(start, end, cjk) {
+      const run = lower.slice(start, end);
+      if (cjk) pushCjk(run, out);
+      else for (const t of wordTokens(run)) out.push(t);
+    },
   });
   return out;
 }
@@ -160,14 +167,32 @@ export function clearAnalyzerCaches(): void {
 /** The analyzed form stored in the full-text column and sent as the query: analyzeTokens(text).join(' '). */
 export function analyzeForIndex(text: string): string {
   const lower = normalised(text);
-  const parts: string[] = [];
-  const cjkTokens: string[] = [];
-  forEachRun(lower, (start, end, cjk, hash) => {
+  indexRuns.lower = lower;
+  try {
+    forEachRun(lower, indexRuns);
+    return indexRuns.parts.join(' ');
+  } finally {
+    indexRuns.lower = '';
+    indexRuns.parts.length = 0;
+  }
+}
+
+/**
+ * analyzeForIndex's visitor: one object for every call (the analysis is synchronous), not a callback made per call,
+ * whose optimised code V8 dropped with it after every major GC (7 times in an `add` of 20 MB).
+ */
+class IndexRuns implements RunVisitor {
+  lower = '';
+  readonly parts: string[] = [];
+  private readonly cjkTokens: string[] = [];
+
+  visit(start: number, end: number, cjk: boolean, hash: number): void {
+    const lower = this.lower;
     let joined: string;
     if (cjk) {
-      cjkTokens.length = 0;
-      pushCjk(lower.slice(start, end), cjkTokens);
-      joined = cjkTokens.join(' ');
+      this.cjkTokens.length = 0;
+      pushCjk(lower.slice(start, end), this.cjkTokens);
+      joined = this.cjkTokens.join(' ');
     } else {
       let known = joinedCache.get(lower, start, end, hash);
       if (known === undefined) {
@@ -181,7 +206,7 @@ export function analyzeForIndex(text: string): string {
       }
       joined = known;
     }
-    if (joined) parts.push(joined);
-  });
-  return parts.join(' ');
+    if (joined) this.parts.push(joined);
+  }
 }
+const indexRuns = new IndexRuns();
