@@ -1,3 +1,4 @@
+import { includesAny } from '../util/includes-any.js';
 import { PIECE_SPAN, pieceFinder } from './piece-trie.js';
 
 /**
@@ -153,7 +154,7 @@ export function bertWordIds(tokenizer: unknown): WordIds | undefined {
     let w = lowercase ? word.toLowerCase() : word;
     if (strip && !ascii) w = w.normalize('NFD').replace(MARKS, '');
     if (!ascii && SURROGATE.test(w)) return false;
-    if (mayHoldAdded(word) && added.some((a) => word.includes(a) || w.includes(a))) return false;
+    if (mayHoldAdded(word) && (includesAny(word, added) || includesAny(w, added))) return false;
     let run = -1; // start of the pre-token being read
     for (let i = 0; i < w.length; i++) {
       const c = w.charCodeAt(i);

@@ -1,3 +1,4 @@
+import { includesAny } from '../util/includes-any.js';
 import { ownString } from '../util/own-string.js';
 import { bertWordIds } from './bert-word-ids.js';
 import { SPACE } from './space-table.js';
@@ -131,7 +132,7 @@ function checkedTokenizer(tokenizer: unknown): Checked | undefined {
       lastDirect = direct?.(word, scratch) ? word : undefined;
       return lastDirect !== undefined ? scratch : t.encode(word, { add_special_tokens: false }).ids;
     },
-    clean: (word) => word === lastDirect || (!DROPPED_OR_CONTROL.test(word) && !added.some((a) => word.includes(a))),
+    clean: (word) => word === lastDirect || (!DROPPED_OR_CONTROL.test(word) && !includesAny(word, added)),
     dirtySpaces: DIRTY_SPACES,
   };
   return {
@@ -218,7 +219,7 @@ function encoderOf(c: Checked, memoWords: number): IdsEncoder | undefined {
     }
   };
   const rowIds = (text: string): number[] => {
-    if (DROPPED_OR_CONTROL.test(text) || added.some((a) => text.includes(a))) return full(text).input_ids;
+    if (DROPPED_OR_CONTROL.test(text) || includesAny(text, added)) return full(text).input_ids;
     const out = prefix.slice();
     appendWords(text, out);
     if (out.length >= maxLength) return out;

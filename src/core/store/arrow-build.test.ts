@@ -31,4 +31,22 @@ describe('buildArrowTable', () => {
     expect(back.map((r) => r.score)).toEqual([1.5, null, -2]);
     expect(await table.countRows("array_has(tags, 'y')")).toBe(1);
   });
+
+  it('writes each string as UTF-8 exactly as TextEncoder does: astral characters, lone surrogates (U+FFFD), NUL', () => {
+    const schema = new arrow.Schema([new arrow.Field('s', new arrow.Utf8(), true)]);
+    const values = ['таможня', '海关', 'emoji 😀 end', 'lone \ud800 high', 'lone \udc00 low', 'nul \u0000 byte', '', null, 'ascii'];
+    const column = buildArrowTable(
+      schema,
+      values.map((s) => ({ s })),
+    ).getChild('s')!;
+    const data = column.data[0]!;
+    const bytes = data.values;
+    const offsets = data.valueOffsets;
+    const encoder = new TextEncoder();
+    values.forEach((v, i) => {
+      const got = bytes.subarray(offsets[i]!, offsets[i + 1]!);
+      expect(Array.from(got)).toEqual(Array.from(encoder.encode(v ?? '')));
+    });
+    expect(bytes.length).toBe(offsets[values.length]);
+  });
 });
