@@ -190,7 +190,7 @@ export async function rankKbs(
     const key = `${p.kb.embedding_model}\u0000${p.kb.embedding_dim ?? 0}`;
     const list = groups.get(key) ?? [];
     // Object.assign, not { ...r, kb }: a key added after a spread gives each object a hidden class of its own on
-    // Node 20 (store/chunk-rows.ts, writeRow).
+    // Node 20.
     for (const r of p.vector) list.push(Object.assign({}, r, { kb: p.kb }));
     groups.set(key, list);
   }

@@ -2,7 +2,7 @@ import type { AddResult, MetadataFieldType } from '../../shared/contract/index.j
 import { RagError } from '../../shared/errors.js';
 import type { ChunkRow } from '../store/chunk-table.js';
 import type { DocumentRow } from '../store/documents-repo.js';
-import { analyzeForIndex } from '../text/analyzer.js';
+import { analyzeAfter, analyzeForIndex } from '../text/analyzer.js';
 import type { Decision, PreparedDoc } from './ingest.js';
 import { typeMetadata } from './metadata.js';
 
@@ -21,8 +21,10 @@ export function analyzeChunks(docs: Iterable<PreparedDoc>): Map<PreparedDoc, str
   const out = new Map<PreparedDoc, string[]>();
   // Loops, not callbacks made per call (see store/arrow-build.ts).
   for (const doc of docs) {
+    // analyzeForIndex(`${title}\n${text}`), the title analysed once.
+    const head = analyzeForIndex(doc.title);
     const fts = new Array<string>(doc.chunks.length);
-    for (let i = 0; i < fts.length; i++) fts[i] = analyzeForIndex(`${doc.title}\n${doc.chunks[i]!.text}`);
+    for (let i = 0; i < fts.length; i++) fts[i] = analyzeAfter(head, doc.chunks[i]!.text);
     out.set(doc, fts);
   }
   return out;

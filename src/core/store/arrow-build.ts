@@ -87,12 +87,17 @@ function column(field: Field, values: unknown[]): Data {
 
 /** One record batch with exactly the declared schema (nullability included), so LanceDB appends without casting. */
 export function buildArrowTable(schema: Schema, rows: Array<Record<string, unknown>>): Table {
-  const children: Data[] = [];
-  for (const field of schema.fields) {
+  return buildArrowColumns(schema, rows.length, (name) => {
     const values = new Array<unknown>(rows.length);
-    for (let i = 0; i < rows.length; i++) values[i] = rows[i]![field.name];
-    children.push(column(field, values));
-  }
-  const struct = makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children });
+    for (let i = 0; i < rows.length; i++) values[i] = rows[i]![name];
+    return values;
+  });
+}
+
+/** buildArrowTable from the values of each column (`valuesOf(field name)`, `length` of them; undefined is null). */
+export function buildArrowColumns(schema: Schema, length: number, valuesOf: (name: string) => unknown[]): Table {
+  const children: Data[] = [];
+  for (const field of schema.fields) children.push(column(field, valuesOf(field.name)));
+  const struct = makeData({ type: new Struct(schema.fields), length, nullCount: 0, children });
   return new ArrowTable(schema, [new RecordBatch(schema, struct)]);
 }

@@ -1,8 +1,8 @@
 import type { Connection, Table } from '@lancedb/lancedb';
 import type { Schema } from 'apache-arrow';
-import { buildArrowTable } from './arrow-build.js';
+import { buildArrowColumns } from './arrow-build.js';
 import { ANN_INDEX, annIndexKind, type AnnIndexKind } from './ann-params.js';
-import { hasHitColumn, hitColumns, writeRow, type ChunkRef, type ChunkRow, type StoredChunk } from './chunk-rows.js';
+import { chunkColumn, hasHitColumn, hitColumns, type ChunkRef, type ChunkRow, type StoredChunk } from './chunk-rows.js';
 import type { ExactStatsMark } from './exact-stats-mark.js';
 import { LexicalIndex, type LexicalPart } from './lexical-index.js';
 import { TableSnapshot } from './snapshot.js';
@@ -192,11 +192,9 @@ export abstract class ChunkTableBase {
   }
 
   protected arrowRows(rows: ChunkRow[]) {
-    const metaColumns = this.schema.fields.map((f) => f.name).filter((n) => n.startsWith('m_'));
-    // A loop, not a callback made per call (see arrow-build.ts).
-    const data = new Array<Record<string, unknown>>(rows.length);
-    for (let i = 0; i < rows.length; i++) data[i] = writeRow(rows[i]!, this.vectorDim > 0, metaColumns, this.packed);
-    return buildArrowTable(this.schema, data);
+    const withVector = this.vectorDim > 0;
+    const packed = this.packed;
+    return buildArrowColumns(this.schema, rows.length, (name) => chunkColumn(rows, name, withVector, packed));
   }
 
   /** Rows passing `where` (staged rows not counted). */

@@ -4,9 +4,10 @@ import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { stemmer as stemEnglish } from '@orama/stemmers/english';
 import { stemmer as stemRussian } from '@orama/stemmers/russian';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { heapHeldAfterReading } from '../test-support.js';
-import { analyzeForIndex, analyzeTokens, clearAnalyzerCaches } from './analyzer.js';
+import { analyzeAfter, analyzeForIndex, analyzeTokens, clearAnalyzerCaches } from './analyzer.js';
 import { collectGarbage } from '../util/collect-garbage.js';
 import { foldCjkRadicals } from './cjk-radicals.js';
 import { ENGLISH_STOP_WORDS, RUSSIAN_STOP_WORDS } from './stopwords.js';
@@ -149,5 +150,37 @@ describe('the analyzer against its reference', () => {
     });
     clearAnalyzerCaches();
     expect(forIndex).toBeLessThan(0.7 * both);
+  });
+
+  it("analyzeAfter(a title's analysis, text) is the analysis of the title, a line break and the text", () => {
+    // Pieces that test the seam: scripts, stop words, a word cut by the break, final sigma, combining marks and
+    // compatibility characters on either side of it, CJK runs on both sides, digits, emptiness.
+    const piece = fc.constantFrom(
+      'Customs',
+      'the',
+      'таможенное оформление',
+      'Ёлка',
+      '海关清关',
+      '申请',
+      'ΟΔΟΣ',
+      'Σ',
+      '\u0301x',
+      'é',
+      'ﬁle',
+      'Ｆｕｌｌ',
+      '⻔',
+      'cube11455',
+      ' ',
+      '\n',
+      '-',
+      '',
+    );
+    const text = fc.array(piece, { maxLength: 6 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(text, text, (title, body) => {
+        expect(analyzeAfter(analyzeForIndex(title), body)).toBe(analyzeForIndex(`${title}\n${body}`));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
