@@ -8,7 +8,8 @@ import { joinPassageIds, passageText, type PassageIds } from '../../core/embed/p
 import { prepareFile } from '../../core/services/document-service.js';
 import { printLine, printTable } from '../output.js';
 import { openBareLoop } from './embed-bare.js';
-import { ragdesk, sampleLines, varied } from './memory-bench.js';
+import { ragdesk, sampleLines, varied, type Run } from './memory-bench.js';
+import { warmAdd } from './warm-add.js';
 import { round } from './stats.js';
 
 /** Issue 10's targets: end to end with the potion model, full-text only, and ragdesk's embedding vs a bare loop. */
@@ -57,12 +58,16 @@ export interface EmbedReport {
   notes: string[];
 }
 
-/** `bytes` of Markdown in files of about `fileBytes`, from the sample KB's text; every section varied, no two files equal. */
-function writeMarkdownFolder(root: string, dir: string, bytes: number, fileBytes = 256 * 1024): number {
+/**
+ * `bytes` of Markdown in files of about `fileBytes`, from the sample KB's text; every section varied, no two files
+ * equal (`firstCopy`: where the sections' variations start, so that two folders hold no file of the other; `name`:
+ * the files' names before their numbers, so that their doc_ids differ too).
+ */
+function writeMarkdownFolder(root: string, dir: string, bytes: number, fileBytes = 256 * 1024, firstCopy = 0, name = 'doc'): number {
   const lines = sampleLines(root);
   fs.mkdirSync(dir, { recursive: true });
   let written = 0;
-  let copy = 0;
+  let copy = firstCopy;
   let files = 0;
   while (written < bytes) {
     const parts: string[] = [];
@@ -73,7 +78,7 @@ function writeMarkdownFolder(root: string, dir: string, bytes: number, fileBytes
       size += Buffer.byteLength(part);
       parts.push(part);
     }
-    fs.writeFileSync(path.join(dir, `doc-${String(files++).padStart(4, '0')}.md`), parts.join(''));
+    fs.writeFileSync(path.join(dir, `${name}-${String(files++).padStart(4, '0')}.md`), parts.join(''));
     written += size;
   }
   return files;
@@ -86,6 +91,28 @@ async function endToEnd(root: string, work: string, kb: string, model: string, l
   const created = await ragdesk(root, [...base, 'kb', 'create', kb, '--model', model]);
   if (created.code !== 0) throw new Error(`kb create failed: ${created.stderr}`);
   const add = await ragdesk(root, [...base, '--json', 'add', folder, '--kb', kb]);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  return e2eRow(kb, label, model, add, add.cpu, mb, files);
+}
+
+/** The same `add` through a warm server (warm-add.ts): the desktop app's case. `cpu_s` is the server's. */
+async function warmEndToEnd(
+  root: string,
+  work: string,
+  kb: string,
+  model: string,
+  label: string,
+  folders: { warm: string; folder: string },
+  mb: number,
+  files: number,
+) {
+  const dataDir = path.join(work, `embed-warm-${kb}`);
+  const { add, serverCpu } = await warmAdd(root, dataDir, model, folders.warm, folders.folder);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  return e2eRow(`${kb}-warm`, `${label}, warm server`, model, add, serverCpu, mb, files);
+}
+
+function e2eRow(kb: string, label: string, model: string, add: Run, cpu: number, mb: number, files: number): EmbedE2eRow {
   let chunks = 0;
   let failed = -1;
   try {
@@ -95,7 +122,6 @@ async function endToEnd(root: string, work: string, kb: string, model: string, l
   } catch {
     // reported below
   }
-  fs.rmSync(dataDir, { recursive: true, force: true });
   const target = model === 'none' ? TARGETS.full_text_mb_per_s : TARGETS.with_model_mb_per_s;
   const mbPerS = round(mb / Math.max(add.seconds, 0.001), 2);
   return {
@@ -105,8 +131,8 @@ async function endToEnd(root: string, work: string, kb: string, model: string, l
     files,
     chunks,
     seconds: add.seconds,
-    cpu_s: add.cpu,
-    cores_used: round(add.cpu / Math.max(add.seconds, 0.001), 2),
+    cpu_s: cpu,
+    cores_used: round(cpu / Math.max(add.seconds, 0.001), 2),
     mb_per_s: mbPerS,
     chunks_per_s: round(chunks / Math.max(add.seconds, 0.001), 0),
     target_mb_per_s: target,
@@ -114,7 +140,7 @@ async function endToEnd(root: string, work: string, kb: string, model: string, l
     ...(add.code !== 0 || failed !== 0
       ? { note: `exit ${add.code}, ${failed} failed: ${add.stderr.trim().split('\n').slice(-2).join(' ')}` }
       : {}),
-  } satisfies EmbedE2eRow;
+  };
 }
 
 /**
@@ -161,6 +187,15 @@ export async function benchEmbed(root: string, work: string, log: (s: string) =>
   const e2e: EmbedE2eRow[] = [await endToEnd(root, work, 'fts', 'none', 'none (full-text only)', folder, mb, files)];
   log(`  ragdesk add with ${label}…`);
   e2e.push(await endToEnd(root, work, 'vec', modelDir, label, folder, mb, files));
+  // A tenth of the size, other variations of the same lines: what the server has seen before the timed add.
+  const warm = path.join(work, 'embed-warm-input');
+  writeMarkdownFolder(root, warm, (hasPotion ? 2 : 0.5) * 1024 * 1024, 256 * 1024, 1_000_000, 'warm');
+  log('  the same through a warm server (ragdesk serve, after a first add), full-text only and with the model…');
+  e2e.push(await warmEndToEnd(root, work, 'fts', 'none', 'none (full-text only)', { warm, folder }, mb, files));
+  e2e.push(await warmEndToEnd(root, work, 'vec', modelDir, label, { warm, folder }, mb, files));
+  notes.push(
+    "warm server: `ragdesk serve` owns the data dir and has indexed a first folder (2 MB, other variations of the same lines); the timed `ragdesk add` goes through it, cpu_s is the server's (/proc); indexes it rebuilds in the background after the add returns are not counted",
+  );
 
   log('  embedding alone: ragdesk embedder vs a bare onnxruntime loop over the same chunks…');
   const core = await Core.open({ dataDir: path.join(work, 'embed-core'), allowDownload: false });

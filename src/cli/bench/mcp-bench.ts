@@ -13,6 +13,7 @@ import { buildFixtureModel } from '../../core/embed/fixture-model.js';
 import { startHttpServer } from '../../http/server.js';
 import { LocalBackend } from '../../mcp/local-backend.js';
 import { createMcpServer } from '../../mcp/server.js';
+import { childEnv } from './query-mcp.js';
 import { percentile, round } from './stats.js';
 
 /**
@@ -63,11 +64,6 @@ function cliCommand(): { args: string[]; entry: string } {
   return { args: ['--import', 'tsx', src], entry: `tsx ${src}` };
 }
 
-function childEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'RAGDESK_API_KEY' && k !== 'RAGDESK_DATA_DIR') env[k] = v;
-  return { ...env, RAGDESK_OFFLINE: '1', HF_HUB_OFFLINE: '1' };
-}
 
 async function seed(dataDir: string, modelDir: string, docs: number): Promise<void> {
   const core = await Core.open({ dataDir, allowDownload: false });

@@ -45,7 +45,7 @@ function treeRssKb(pid: number): number {
 }
 
 /** User + system CPU seconds of a process (from /proc/<pid>/stat; children it waited for included). */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   try {
     const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     // fields after "pid (comm) ": state=0 … utime=11 stime=12 cutime=13 cstime=14
