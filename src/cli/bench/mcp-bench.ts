@@ -64,7 +64,6 @@ function cliCommand(): { args: string[]; entry: string } {
   return { args: ['--import', 'tsx', src], entry: `tsx ${src}` };
 }
 
-
 async function seed(dataDir: string, modelDir: string, docs: number): Promise<void> {
   const core = await Core.open({ dataDir, allowDownload: false });
   try {
