@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { startHttpServer } from '../../http/server.js';
 import { LocalBackend } from '../../mcp/local-backend.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { childEnv } from './query-mcp.js';
+import { startServe } from './serve-process.js';
 import { percentile, round } from './stats.js';
 
 /**
@@ -144,27 +145,6 @@ async function stdioStart(cli: { args: string[] }, root: string): Promise<number
     await sleep(300);
   }
   return runs;
-}
-
-function startServe(dataDir: string, cli: { args: string[] }): Promise<{ proc: ChildProcess; url: string; token: string }> {
-  const proc = spawn(process.execPath, [...cli.args, 'serve', '--data-dir', dataDir, '--port', '0'], {
-    env: childEnv(),
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 60_000);
-    proc.once('exit', (code) => reject(new Error(`serve exited (${code}): ${out}`)));
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const port = /listening on http:\/\/\S+:(\d+)/.exec(out)?.[1];
-      const token = /owner token: (\S+)/.exec(out)?.[1];
-      if (port && token) {
-        clearTimeout(timer);
-        resolve({ proc, url: `http://127.0.0.1:${port}`, token });
-      }
-    });
-  });
 }
 
 async function throughput(url: string, token: string): Promise<Record<string, unknown>> {
