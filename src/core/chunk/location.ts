@@ -21,7 +21,8 @@ export function createLocator(doc: ParsedDocument): Locator {
   return (start, end) => locator.at(start, end);
 }
 
-const byRange = (a: ParsedBlock, b: ParsedBlock): number => a.char_start - b.char_start || a.char_end - b.char_end;
+/** Blocks in text order: by start, then by end. */
+export const byRange = (a: ParsedBlock, b: ParsedBlock): number => a.char_start - b.char_start || a.char_end - b.char_end;
 
 /**
  * createLocator's mapper as an object: what runs per chunk is methods, not closures made per document. V8 keeps a

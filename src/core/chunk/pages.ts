@@ -1,4 +1,5 @@
 import type { ParsedBlock, ParsedDocument } from '../parse/types.js';
+import { byRange } from './location.js';
 import type { Span } from './span.js';
 
 /** A stretch of the document text whose blocks all sit on one page. */
@@ -9,7 +10,6 @@ export interface PageRegion {
 }
 
 const hasPage = (b: ParsedBlock): b is ParsedBlock & { page: number } => b.page !== undefined;
-const byRange = (a: ParsedBlock, b: ParsedBlock): number => a.char_start - b.char_start || a.char_end - b.char_end;
 
 /**
  * The page regions of a paged document (PDF): consecutive blocks on the same page form one region, from its first

@@ -197,9 +197,7 @@ class DocumentTokens implements TokenIndex {
   }
 
   private growIds(need: number): void {
-    const b = new Int32Array(Math.max(need, this.all.length * 2));
-    b.set(this.all);
-    this.all = b;
+    this.all = grown(this.all, Math.max(need, this.all.length * 2));
   }
 
   /**
