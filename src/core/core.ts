@@ -16,7 +16,7 @@ import { defaultParsePool } from './parse/pool/parse-pool.js';
 import { JobManager } from './jobs/job-manager.js';
 import { CallMetrics } from './metrics/call-metrics.js';
 import { DEFAULT_OPTIONS, type CoreContext, type CoreOptions, type IngestEvent } from './services/context.js';
-import { anyIndexingScheduled, flushIndexing } from './services/indexing.js';
+import { anyIndexingAhead, flushIndexing } from './services/indexing.js';
 import { startHealing, stopHealing } from './services/heal.js';
 import { resumeModelChanges, stopModelChanges } from './services/model-change.js';
 import { SourceManager } from './sources/source-manager.js';
@@ -176,10 +176,11 @@ export class Core {
     await stopHealing(this.ctx);
     await stopModelChanges(this.ctx);
     // Nothing embeds or parses any more: the workers' heaps, the word caches and the garbage go before the last
-    // upkeep, which may build a large table's indexes (a CLI's `add` of a 200 MB file).
+    // upkeep (waiting, or started by a job's last poll), which may build a large table's indexes (a CLI's `add` of
+    // a 200 MB file or of a folder of 50,000 files).
     if (this.ownsModels) await this.ctx.models.dispose();
     await defaultParsePool().releaseIdle();
-    if (anyIndexingScheduled(this.ctx)) {
+    if (anyIndexingAhead(this.ctx)) {
       clearAnalyzerCaches();
       collectGarbage();
       trimNativeHeap();

@@ -123,7 +123,10 @@ describe('jobs that survive restarts', () => {
     fs.appendFileSync(file, '{"t":"item","i":1,"outc');
     const loaded = JobHandle.load(file)!;
     expect(loaded.state).toBe('interrupted');
-    expect(loaded.pending().map((p) => p.i)).toEqual([1, 2]);
+    expect(loaded.pending()).toEqual([1, 2]);
+    // The lines read back are handed once to the run that resumes the job (to re-apply to the ledger).
+    expect(loaded.takeReplay().map((l) => [l.i, l.outcome, l.chunks])).toEqual([[0, 'added', 2]]);
+    expect(loaded.takeReplay()).toEqual([]);
     expect(loaded.progress()).toMatchObject({ files_done: 1, files_total: 3, chunks: 2, bytes_done: 10, bytes_total: 30 });
     const core = await Core.open({ dataDir: tempDir(), allowDownload: false });
     try {

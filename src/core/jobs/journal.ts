@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { ChunkingOverride, Job, JobState } from '../../shared/contract/index.js';
 import type { ErrorEnvelope } from '../../shared/errors.js';
 import type { FileRecord } from '../health/ledger.js';
+import { SettledItems } from './settled-items.js';
 
 /** One file of a job: index it (add or re-index) or delete its document. */
 export interface JobItem {
@@ -72,7 +73,13 @@ type Line = JobHeader | ItemLine | ResumeLine | EndLine;
  * with the files not yet settled. A torn last line (the process died mid-write) is ignored.
  */
 export class JobHandle {
-  readonly done = new Map<number, ItemLine>();
+  /** Which items are settled, with their outcome and chunks (see SettledItems). */
+  readonly done: SettledItems;
+  /**
+   * The lines read from the journal when it was loaded: the ledger entries a resumed run applies first
+   * (takeReplay). Lines settled since are not kept: their records live in the ledger.
+   */
+  private replay: ItemLine[] = [];
   state: JobState;
   resumed = 0;
   error: string | null = null;
@@ -95,6 +102,7 @@ export class JobHandle {
   ) {
     this.state = 'running';
     this.updatedAt = header.created_at;
+    this.done = new SettledItems(header.items);
   }
 
   static create(file: string, header: JobHeader): JobHandle {
@@ -117,8 +125,9 @@ export class JobHandle {
       }
       if (line.t === 'job') job = new JobHandle(file, line);
       else if (!job) return undefined;
-      else if (line.t === 'item') job.done.set(line.i, line);
-      else if (line.t === 'resume') job.resumed++;
+      else if (line.t === 'item') {
+        if (job.done.set(line.i, line.outcome, line.chunks)) job.replay.push(line);
+      } else if (line.t === 'resume') job.resumed++;
       else if (line.t === 'end') {
         ended = true;
         job.state = line.state;
@@ -155,9 +164,18 @@ export class JobHandle {
     return this.state === 'done' || this.state === 'failed' || this.state === 'cancelled';
   }
 
-  /** Items not settled yet, in order. */
-  pending(): Array<{ i: number; item: JobItem }> {
-    return this.header.items.map((item, i) => ({ i, item })).filter(({ i }) => !this.done.has(i));
+  /** Indexes of the items not settled yet, in order. */
+  pending(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.header.items.length; i++) if (!this.done.has(i)) out.push(i);
+    return out;
+  }
+
+  /** The lines loaded from the journal (to re-apply to the ledger), once: later calls get none. */
+  takeReplay(): ItemLine[] {
+    const lines = this.replay;
+    this.replay = [];
+    return lines;
   }
 
   /** Mark the start of a run (first or resumed). */
@@ -177,7 +195,7 @@ export class JobHandle {
     if (lines.length === 0) return;
     fs.appendFileSync(this.file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
     for (const l of lines) {
-      this.done.set(l.i, l);
+      this.done.set(l.i, l.outcome, l.chunks);
       this.runBytes += this.header.items[l.i]?.bytes ?? 0;
     }
     this.updatedAt = new Date().toISOString();
@@ -197,21 +215,14 @@ export class JobHandle {
   compact(): void {
     this.summary = this.progress();
     this.done.clear();
+    this.replay = [];
     this.header.items = [];
   }
 
   progress(): Job['progress'] {
     if (this.summary) return this.summary;
-    let bytesTotal = 0;
-    for (const item of this.header.items) bytesTotal += item.bytes;
-    let bytesDone = 0;
-    let chunks = 0;
-    let failed = 0;
-    for (const l of this.done.values()) {
-      bytesDone += this.header.items[l.i]?.bytes ?? 0;
-      chunks += l.chunks;
-      if (l.outcome === 'failed') failed++;
-    }
+    const { bytesTotal, failed } = this.done;
+    let { bytesDone, chunks } = this.done;
     const streaming = this.stream && !this.finished ? this.stream : null;
     if (streaming) {
       bytesDone += streaming.bytes;

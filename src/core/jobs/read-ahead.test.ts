@@ -54,14 +54,15 @@ describe('ReadAhead', () => {
     ];
     for (const n of names) fs.copyFileSync(path.join(FIXTURES, n), path.join(dir, n));
     const items = [...names, 'gone.md'].map((n) => itemOf(path.join(dir, n)));
-    const pending = items.map((item, i) => ({ i, item }));
+    const pending = items.map((_, i) => i);
     const options: JobOptions = { overwrite: false, force: false };
     const ahead = new ReadAhead(core.ctx, options, () => undefined);
     let started = 0;
     const kinds = new Set<string>();
-    for (const [at, { i, item }] of pending.entries()) {
+    for (const [at, i] of pending.entries()) {
+      const item = items[i]!;
       const io = ahead.take(i, item);
-      ahead.fill(pending, at);
+      ahead.fill(items, pending, at);
       started = Math.max(started, ahead.size);
       const got = await examine(envOf(options), item, undefined, io);
       const want = await examine(envOf(options), item, undefined);
@@ -75,16 +76,17 @@ describe('ReadAhead', () => {
   it('reads ahead the small files among the next READ_AHEAD_FILES, not larger ones nor deletions', () => {
     const ahead = new ReadAhead(core.ctx, { overwrite: false, force: false }, () => undefined);
     const dir = tempDir('ragdesk-read-ahead-');
-    const pending = Array.from({ length: READ_AHEAD_FILES + 4 }, (_, i) => {
+    const items = Array.from({ length: READ_AHEAD_FILES + 4 }, (_, i) => {
       const file = path.join(dir, `f${i}.txt`);
       fs.writeFileSync(file, i === 2 ? 'x'.repeat(READ_AHEAD_MAX_BYTES + 1) : `file ${i}`);
-      return { i, item: { ...itemOf(file), ...(i === 3 ? { action: 'delete' as const } : {}) } };
+      return { ...itemOf(file), ...(i === 3 ? { action: 'delete' as const } : {}) };
     });
-    ahead.fill(pending, 0);
+    const pending = items.map((_, i) => i);
+    ahead.fill(items, pending, 0);
     // 1..READ_AHEAD_FILES, less f2 (past the size) and f3 (a deletion).
     expect(ahead.size).toBe(READ_AHEAD_FILES - 2);
-    ahead.take(1, pending[1]!.item);
-    ahead.fill(pending, 1);
+    ahead.take(1, items[1]!);
+    ahead.fill(items, pending, 1);
     expect(ahead.size).toBe(READ_AHEAD_FILES - 2);
   });
 
@@ -92,23 +94,24 @@ describe('ReadAhead', () => {
     const ahead = new ReadAhead(core.ctx, { overwrite: false, force: false }, () => undefined);
     const dir = tempDir('ragdesk-read-ahead-');
     const sizes = [10, READ_AHEAD_MAX_BYTES + 1, READ_AHEAD_LARGE_MAX_BYTES + 1, READ_AHEAD_MAX_BYTES + 1, 10];
-    const pending = sizes.map((bytes, i) => {
+    const items = sizes.map((bytes, i) => {
       const file = path.join(dir, `f${i}.md`);
       fs.writeFileSync(file, `# F${i}\n\n${'word '.repeat(Math.ceil(bytes / 5))}`.slice(0, bytes));
-      return { i, item: itemOf(file) };
+      return itemOf(file);
     });
-    ahead.fill(pending, 0);
+    const pending = items.map((_, i) => i);
+    ahead.fill(items, pending, 0);
     // Without `large`: f4 only (f1-f3 are past READ_AHEAD_MAX_BYTES).
     expect(ahead.size).toBe(1);
     ahead.large = true;
-    ahead.fill(pending, 0);
+    ahead.fill(items, pending, 0);
     // f1 (next but one or closer, within the larger bound); f2 is past it; f3 is three ahead.
     expect(ahead.size).toBe(2);
-    const io = ahead.take(1, pending[1]!.item);
+    const io = ahead.take(1, items[1]!);
     const data = await io.read();
     expect(data.length).toBe(sizes[1]);
     expect((await io.parse(data)).blocks.length).toBeGreaterThan(0);
-    ahead.fill(pending, 1);
+    ahead.fill(items, pending, 1);
     // Now f3 is two ahead: read too.
     expect(ahead.size).toBe(2);
   });
@@ -120,7 +123,7 @@ describe('ReadAhead', () => {
     const item = itemOf(file);
     const options: JobOptions = { overwrite: false, force: false };
     const ahead = new ReadAhead(core.ctx, options, () => undefined);
-    ahead.fill([{ i: 0, item }], -1);
+    ahead.fill([item], [0], -1);
     const io = ahead.take(0, item);
     const seen = (await io.stat())!;
     const first = await io.read();
@@ -143,7 +146,7 @@ describe('ReadAhead', () => {
     fs.symlinkSync(outside, path.join(root, 'a.md'));
     const options: JobOptions = { overwrite: false, force: false, within: root };
     const ahead = new ReadAhead(core.ctx, options, () => undefined);
-    ahead.fill([{ i: 0, item }], -1);
+    ahead.fill([item], [0], -1);
     expect(ahead.size).toBe(1);
     expect(await examine(envOf(options), item, undefined, ahead.take(0, item))).toEqual({ vanished: true });
     expect(await examine(envOf(options), item, undefined)).toEqual({ vanished: true });

@@ -94,11 +94,15 @@ export class ReadAhead {
    */
   large = false;
 
-  /** Start the small files among the READ_AHEAD_FILES after position `at` of `pending` (and larger ones: `large`). */
-  fill(pending: ReadonlyArray<{ i: number; item: JobItem }>, at: number): void {
+  /**
+   * Start the small files among the READ_AHEAD_FILES after position `at` of `pending` (indexes of `items`), and
+   * larger ones when `large`.
+   */
+  fill(items: readonly JobItem[], pending: readonly number[], at: number): void {
     const bound = Math.min(this.ctx.options.streamFromBytes, this.ctx.options.maxFileBytes);
     for (let k = at + 1; k < pending.length && k <= at + READ_AHEAD_FILES; k++) {
-      const { i, item } = pending[k]!;
+      const i = pending[k]!;
+      const item = items[i]!;
       const limit = Math.min(bound, this.large && k <= at + READ_AHEAD_LARGE_FILES ? READ_AHEAD_LARGE_MAX_BYTES : READ_AHEAD_MAX_BYTES);
       if (!this.started.has(i) && item.action === 'index' && item.bytes <= limit) this.started.set(i, this.start(item, limit));
     }

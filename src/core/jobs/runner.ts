@@ -127,7 +127,8 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
         env.onProgress?.(job);
       },
     };
-    for (const line of job.done.values()) applyLine(env.ledger, items[line.i], line);
+    // A job resumed from its journal: the ledger may not have been saved since those files were settled.
+    for (const line of job.takeReplay()) applyLine(env.ledger, items[line.i], line);
     const groupSize = env.groupSize ?? GROUP_SIZE;
     let group: Array<{ i: number; p: Pending }> = [];
     let groupChunks = 0;
@@ -247,7 +248,9 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
     const ahead = new ReadAhead(ctx, job.header.options, (key) => env.ledger.get(key)?.file_hash);
     // No embedding model: the parse of the next larger files can have the second core (read-ahead.ts `large`).
     void embedder.then((e) => (ahead.large = !e));
-    for (const [at, { i, item }] of pending.entries()) {
+    for (let at = 0; at < pending.length; at++) {
+      const i = pending[at]!;
+      const item = items[i]!;
       // Indexing paused (the tray's switch): nothing is parsed or written until resume.
       await ctx.pause.wait();
       if (job.stop) break;
@@ -258,7 +261,7 @@ export async function runJob(ctx: CoreContext, job: JobHandle, env: RunEnv): Pro
         // Deletions go first, so that a renamed file is not taken for a duplicate of its old self.
         if (deletes.length) await flush(true);
         const io = ahead.take(i, item);
-        ahead.fill(pending, at);
+        ahead.fill(items, pending, at);
         const seen = await examine(x, item, env.ledger.get(item.key), io);
         if ('later' in seen) {
           const entry: (typeof reading)[number] = { i, item, promise: Promise.resolve() };

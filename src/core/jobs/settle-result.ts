@@ -1,6 +1,7 @@
 import type { AddResult } from '../../shared/contract/index.js';
 import { RagError, type ErrorEnvelope } from '../../shared/errors.js';
 import { verdictForError } from '../health/classify.js';
+import { intern } from '../util/intern.js';
 import type { Pending } from './examine.js';
 import type { ItemLine } from './journal.js';
 
@@ -39,8 +40,8 @@ export function settleResult(
   }
   const common = {
     ...p.base,
-    parser: r.parser,
-    encoding: p.verdict.encoding,
+    parser: intern(r.parser),
+    encoding: p.verdict.encoding === undefined ? undefined : intern(p.verdict.encoding),
     encoding_confidence: p.verdict.encoding_confidence,
     script: p.verdict.script,
     ocr_pages: p.verdict.ocr_pages,

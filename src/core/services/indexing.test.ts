@@ -6,9 +6,11 @@ import { Core } from '../core.js';
 import { tempDir } from '../test-support.js';
 import { DEFAULT_OPTIONS } from './context.js';
 import {
+  anyIndexingAhead,
   BUILD_TOGETHER_MAX_BYTES,
   buildTogether,
   BULK_IDLE_MS,
+  flushIndexing,
   maintainIndexes,
   SEARCH_RECENT_MS,
   upkeepDue,
@@ -58,6 +60,25 @@ describe('what upkeepDue reads', () => {
       const before = performance.now();
       expect((await core.client.search({ query: 'pallet', kb_ids: ['k'], mode: 'fts' })).hits.length).toBeGreaterThan(0);
       expect(upkeepState(core.ctx, 'k').lastSearchAt).toBeGreaterThanOrEqual(before);
+    } finally {
+      await core.close();
+    }
+  });
+});
+
+describe('anyIndexingAhead: what Core.close clears the heaps for', () => {
+  it('is true while upkeep waits to run and while it runs, false once it settled', async () => {
+    const core = await Core.open({ dataDir: tempDir(), allowDownload: false });
+    try {
+      await core.client.createKb({ kb_id: 'k' });
+      expect(anyIndexingAhead(core.ctx)).toBe(false);
+      await core.client.addDocumentsBatch({ kb_id: 'k', documents: [{ doc_id: 'a', content: 'pallet left dock four' }] });
+      expect(anyIndexingAhead(core.ctx)).toBe(true);
+      // flushIndexing starts the waiting upkeep: running now, until it settles.
+      const flushed = flushIndexing(core.ctx);
+      expect(anyIndexingAhead(core.ctx)).toBe(true);
+      await flushed;
+      expect(anyIndexingAhead(core.ctx)).toBe(false);
     } finally {
       await core.close();
     }

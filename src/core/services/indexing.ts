@@ -35,6 +35,8 @@ export const BULK_IDLE_MS = 15_000;
 interface Slot {
   timer?: NodeJS.Timeout;
   run?: Promise<void>;
+  /** Upkeep runs started and not settled yet. */
+  running: number;
   lastMs: number;
   /** performance.now() of the KB's last write, of its last search (-Infinity: none yet). */
   lastWriteAt: number;
@@ -57,7 +59,8 @@ function slot(ctx: CoreContext, kbId: string): Slot {
   let map = pending.get(ctx);
   if (!map) pending.set(ctx, (map = new Map()));
   let s = map.get(kbId);
-  if (!s) map.set(kbId, (s = { lastMs: 0, lastWriteAt: -Infinity, lastSearchAt: -Infinity, bulkWriters: 0, rowsSinceUpkeep: 0 }));
+  if (!s)
+    map.set(kbId, (s = { running: 0, lastMs: 0, lastWriteAt: -Infinity, lastSearchAt: -Infinity, bulkWriters: 0, rowsSinceUpkeep: 0 }));
   return s;
 }
 
@@ -82,9 +85,12 @@ function arm(
   s.timer = setTimeout(() => {
     s.timer = undefined;
     if (!upkeepDue(s, performance.now(), ctx.options.upkeepDeferRows)) return arm(ctx, kbId, s, DEFER_POLL_MS);
-    s.run = maintainIndexes(ctx, kbId).catch((err) => {
-      process.stderr.write(`ragdesk: index upkeep for ${kbId} failed: ${String(err)}\n`);
-    });
+    startUpkeep(
+      s,
+      maintainIndexes(ctx, kbId).catch((err) => {
+        process.stderr.write(`ragdesk: index upkeep for ${kbId} failed: ${String(err)}\n`);
+      }),
+    );
   }, delay);
   s.timer.unref();
 }
@@ -140,9 +146,18 @@ export async function indexFirstWrite(ctx: CoreContext, table: ChunkTable, rows:
   if (!table.ftsIndexReady && rows <= ctx.options.inlineIndexRows) await table.ensureFtsIndex().catch(() => undefined);
 }
 
-/** Whether upkeep is waiting to run for any KB of this engine. */
-export function anyIndexingScheduled(ctx: CoreContext): boolean {
-  return [...(pending.get(ctx)?.values() ?? [])].some((s) => Boolean(s.timer));
+/**
+ * Whether upkeep waits to run or is running for any KB. Core.close clears the heaps first then: a job's last poll
+ * may start the upkeep while the CLI is still printing, and it built a 50,000-file folder's indexes beside a main
+ * heap still sized for the job (~230 MB committed, ~165 MB of it garbage).
+ */
+export function anyIndexingAhead(ctx: CoreContext): boolean {
+  return [...(pending.get(ctx)?.values() ?? [])].some((s) => Boolean(s.timer) || s.running > 0);
+}
+
+function startUpkeep(s: Slot, run: Promise<void>): void {
+  s.running++;
+  s.run = run.finally(() => void s.running--);
 }
 
 /** Run any scheduled index upkeep now and wait for it (before a CLI exits, in tests, before a benchmark). */
@@ -153,7 +168,7 @@ export async function flushIndexing(ctx: CoreContext): Promise<void> {
     if (s.timer) {
       clearTimeout(s.timer);
       s.timer = undefined;
-      s.run = maintainIndexes(ctx, kbId);
+      startUpkeep(s, maintainIndexes(ctx, kbId));
     }
     await s.run;
   }
