@@ -57,11 +57,15 @@ export function toEntry(r: FileRecord): HealthEntry {
 /** The last health report of a KB: one entry per file ingested through a source or `ragdesk add`, worst first. */
 export async function healthReport(ctx: CoreContext, store: HealthStore, input: ParsedInput<'healthReport'>): Promise<HealthReport> {
   const kb = ctx.store.registry.get(input.kb_id);
-  const present = new Set((await ctx.store.docs.docHashes(kb.kb_id)).keys());
+  const ledgers = store.ledgersOf(kb.kb_id);
+  // The documents the ledgers name, of those the KB holds (not every document of a large KB).
+  const named = new Set<string>();
+  for (const ledger of ledgers) for (const r of ledger.values()) if (r.doc_id !== null) named.add(r.doc_id);
+  const present = new Set((await ctx.store.docs.docHashes(kb.kb_id, (id) => named.has(id))).keys());
   const all: HealthEntry[] = [];
   const counts: Record<string, number> = {};
   let updated: string | null = null;
-  for (const ledger of store.ledgersOf(kb.kb_id)) {
+  for (const ledger of ledgers) {
     for (const r of ledger.values()) {
       // A document deleted since (by hand, or with its KB emptied) is no longer indexed.
       const entry = { ...toEntry(r), indexed: r.indexed && r.doc_id !== null && present.has(r.doc_id) };

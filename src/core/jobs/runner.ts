@@ -49,11 +49,14 @@ interface Batch {
 
 /**
  * doc_id → content hash for the given documents (those that exist): one query each 500 ids, or one scan of the
- * KB's documents when there are many.
+ * KB's documents when there are many (keeping only those).
  */
 export async function knownDocs(ctx: CoreContext, kbId: string, ids: Iterable<string>): Promise<Map<string, string>> {
   const list = [...new Set(ids)];
-  if (list.length > 2000) return ctx.store.docs.docHashes(kbId);
+  if (list.length > 2000) {
+    const wanted = new Set(list);
+    return ctx.store.docs.docHashes(kbId, (id) => wanted.has(id));
+  }
   const found = await ctx.store.docs.summaries(kbId, list);
   return new Map([...found].map(([id, d]) => [id, d.content_hash]));
 }

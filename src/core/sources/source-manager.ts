@@ -190,7 +190,7 @@ export class SourceManager {
       let deleted = 0;
       if (!input.keep_documents && this.rt.ctx.store.registry.find(cfg.kb_id)) {
         const prefix = `${cfg.source_id}/`;
-        const ids = [...(await this.rt.ctx.store.docs.docHashes(cfg.kb_id)).keys()].filter((d) => d.startsWith(prefix));
+        const ids = [...(await this.rt.ctx.store.docs.docHashes(cfg.kb_id, (d) => d.startsWith(prefix))).keys()];
         await deleteDocs(this.rt.ctx, cfg.kb_id, ids);
         deleted = ids.length;
       }

@@ -100,12 +100,14 @@ export async function runSync(rt: JobRuntime, cfg: SourceConfig, req: SyncReques
   let docs: Map<string, string>;
   const full = !req.paths || req.paths.includes('');
   // Only changed files (what a watcher reports): look up just their documents. Folders, deletions, full scans:
-  // every document of the KB (one scan of two columns).
+  // one scan of two columns of the KB's documents, keeping this source's and those its duplicates point at.
   const stats = full
     ? []
     : await Promise.all([...new Set(req.paths)].map(async (rel) => ({ rel, st: await statForSource(cfg.path, rel, cfg.follow_links) })));
   if (full || stats.some((s) => !s.st?.isFile())) {
-    docs = await rt.ctx.store.docs.docHashes(cfg.kb_id);
+    const targets = new Set<string>();
+    for (const rec of ledger.values()) if (rec.duplicate_of) targets.add(rec.duplicate_of);
+    docs = await rt.ctx.store.docs.docHashes(cfg.kb_id, (id) => id.startsWith(prefix) || targets.has(id));
   } else {
     const ids = stats.flatMap(({ rel }) => [`${prefix}${rel}`, ledger.get(rel)?.duplicate_of ?? `${prefix}${rel}`]);
     docs = await knownDocs(rt.ctx, cfg.kb_id, ids);

@@ -75,3 +75,26 @@ describe('documents table: compaction of one-document writes', () => {
     expect(await repo.compactIfFragmented()).toBe(false);
   });
 });
+
+describe('documents table: docHashes', () => {
+  it('reads every document of one KB across fragments and batches, or only those the filter keeps', async () => {
+    const db = await lancedb.connect(tempDir());
+    const repo = await DocumentsRepo.open(db);
+    const many = (kb: string, from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ ...row(`s${(from + i) % 3}/d${from + i}`, null), kb_id: kb, content_hash: `h${from + i}` }));
+    // Three writes (three fragments), past LanceDB's batch of 1,024 rows, and another KB's documents beside them.
+    await repo.upsert(many('k', 0, 1500), true);
+    await repo.upsert(many('k', 1500, 1500), true);
+    await repo.upsert(many('other', 0, 700), true);
+    const all = await repo.docHashes('k');
+    expect(all.size).toBe(3000);
+    expect(all.get('s0/d0')).toBe('h0');
+    expect(all.get('s2/d2999')).toBe('h2999');
+    const mine = await repo.docHashes('k', (id) => id.startsWith('s1/'));
+    expect(mine.size).toBe(1000);
+    expect([...mine.keys()].every((id) => id.startsWith('s1/'))).toBe(true);
+    expect(mine.get('s1/d1600')).toBe('h1600');
+    expect((await repo.docHashes('other')).size).toBe(700);
+    expect((await repo.docHashes('none')).size).toBe(0);
+  });
+});

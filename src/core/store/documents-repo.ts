@@ -215,10 +215,23 @@ export class DocumentsRepo {
     }
   }
 
-  /** doc_id → content_hash of every document in a KB (two columns: cheap even for large KBs). */
-  async docHashes(kbId: string): Promise<Map<string, string>> {
-    const rows = (await this.table.query().where(byKb(kbId)).select(['doc_id', 'content_hash']).toArray()) as Raw[];
-    return new Map(rows.map((r) => [String(r.doc_id), String(r.content_hash)]));
+  /**
+   * doc_id → content_hash of the documents of a KB (all of them, or those `keep` accepts). Two columns, read batch
+   * by batch without a row object per document, so what stays is the map: with `keep`, in the size of what the
+   * caller asked for, not of the KB (a sync of a small source in a KB of a million documents).
+   */
+  async docHashes(kbId: string, keep?: (docId: string) => boolean): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for await (const batch of this.table.query().where(byKb(kbId)).select(['doc_id', 'content_hash'])) {
+      const ids = batch.getChild('doc_id');
+      const hashes = batch.getChild('content_hash');
+      if (!ids || !hashes) continue;
+      for (let r = 0; r < batch.numRows; r++) {
+        const id = String(ids.get(r));
+        if (!keep || keep(id)) out.set(id, String(hashes.get(r)));
+      }
+    }
+    return out;
   }
 
   async deleteKb(kbId: string): Promise<void> {
