@@ -96,5 +96,12 @@ describe('documents table: docHashes', () => {
     expect(mine.get('s1/d1600')).toBe('h1600');
     expect((await repo.docHashes('other')).size).toBe(700);
     expect((await repo.docHashes('none')).size).toBe(0);
+    // The same reads for the versions (crash repair) and the last write (KB stats).
+    expect((await repo.versions('k')).get('s1/d1600')).toBe('v1');
+    expect((await repo.versions('k')).size).toBe(3000);
+    await repo.upsert([{ ...row('late', null), updated_at: '2026-02-03T04:05:06.000Z' }], true);
+    expect(await repo.lastUpdate('k')).toBe('2026-02-03T04:05:06.000Z');
+    expect(await repo.lastUpdate('other')).toBe('2026-01-01T00:00:00.000Z');
+    expect(await repo.lastUpdate('none')).toBeNull();
   });
 });

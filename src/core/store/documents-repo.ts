@@ -221,14 +221,19 @@ export class DocumentsRepo {
    * caller asked for, not of the KB (a sync of a small source in a KB of a million documents).
    */
   async docHashes(kbId: string, keep?: (docId: string) => boolean): Promise<Map<string, string>> {
+    return this.columnPairs(kbId, 'content_hash', keep);
+  }
+
+  /** doc_id → `column` of a KB's documents (those `keep` accepts), read batch by batch as strings. */
+  private async columnPairs(kbId: string, column: string, keep?: (docId: string) => boolean): Promise<Map<string, string>> {
     const out = new Map<string, string>();
-    for await (const batch of this.table.query().where(byKb(kbId)).select(['doc_id', 'content_hash'])) {
+    for await (const batch of this.table.query().where(byKb(kbId)).select(['doc_id', column])) {
       const ids = batch.getChild('doc_id');
-      const hashes = batch.getChild('content_hash');
-      if (!ids || !hashes) continue;
+      const values = batch.getChild(column);
+      if (!ids || !values) continue;
       for (let r = 0; r < batch.numRows; r++) {
         const id = String(ids.get(r));
-        if (!keep || keep(id)) out.set(id, String(hashes.get(r)));
+        if (!keep || keep(id)) out.set(id, String(values.get(r)));
       }
     }
     return out;
@@ -240,14 +245,19 @@ export class DocumentsRepo {
 
   /** doc_id → version of every document in a KB (for crash repair). */
   async versions(kbId: string): Promise<Map<string, string>> {
-    const rows = (await this.table.query().where(byKb(kbId)).select(['doc_id', 'version']).toArray()) as Raw[];
-    return new Map(rows.map((r) => [String(r.doc_id), String(r.version)]));
+    return this.columnPairs(kbId, 'version');
   }
 
+  /** When a KB's documents were last written (null: none), read batch by batch. */
   async lastUpdate(kbId: string): Promise<string | null> {
-    const rows = (await this.table.query().where(byKb(kbId)).select(['updated_at']).toArray()) as Raw[];
     let last: string | null = null;
-    for (const r of rows) if (last === null || String(r.updated_at) > last) last = String(r.updated_at);
+    for await (const batch of this.table.query().where(byKb(kbId)).select(['updated_at'])) {
+      const at = batch.getChild('updated_at');
+      for (let r = 0; at && r < batch.numRows; r++) {
+        const value = String(at.get(r));
+        if (last === null || value > last) last = value;
+      }
+    }
     return last;
   }
 
