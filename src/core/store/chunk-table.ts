@@ -218,12 +218,19 @@ export class ChunkTable extends ChunkTableBase {
     });
   }
 
-  /** (doc_id, version) pairs present in the table, for crash repair. */
+  /** (doc_id, version) pairs present in the table, for crash repair: read batch by batch, not a row object a chunk. */
   async docVersions(): Promise<Array<{ doc_id: string; version: string }>> {
-    const rows = (await this.table.query().select(['doc_id', 'version']).toArray()) as Raw[];
     const seen = new Map<string, { doc_id: string; version: string }>();
-    for (const r of rows)
-      seen.set(`${String(r.doc_id)}\u0000${String(r.version)}`, { doc_id: String(r.doc_id), version: String(r.version) });
+    for await (const batch of this.table.query().select(['doc_id', 'version'])) {
+      const ids = batch.getChild('doc_id');
+      const versions = batch.getChild('version');
+      for (let r = 0; ids && versions && r < batch.numRows; r++) {
+        const doc_id = String(ids.get(r));
+        const version = String(versions.get(r));
+        const key = `${doc_id}\u0000${version}`;
+        if (!seen.has(key)) seen.set(key, { doc_id, version });
+      }
+    }
     return [...seen.values()];
   }
 
