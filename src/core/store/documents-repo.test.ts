@@ -105,3 +105,36 @@ describe('documents table: docHashes', () => {
     expect(await repo.lastUpdate('none')).toBeNull();
   });
 });
+
+describe('documents table: page', () => {
+  it('gives the page of the newest documents, filtered, as ordering every row would, with the total', async () => {
+    const db = await lancedb.connect(tempDir());
+    const repo = await DocumentsRepo.open(db);
+    // 3,000 documents written in an order unrelated to their times (and ties), in two writes.
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + ((i * 7919) % 2500) * 1000).toISOString();
+    const docs = Array.from({ length: 3000 }, (_, i) => ({
+      ...row(`d${i}`, null),
+      title: i % 10 === 0 ? `Pallet ${i}` : `Note ${i}`,
+      updated_at: at(i),
+    }));
+    await repo.upsert(docs.slice(0, 1700), true);
+    await repo.upsert(docs.slice(1700), true);
+    const order = (list: typeof docs) =>
+      [...list].sort((a, b) => b.updated_at.localeCompare(a.updated_at) || a.doc_id.localeCompare(b.doc_id)).map((d) => d.doc_id);
+    const all = order(docs);
+    for (const [offset, limit] of [
+      [0, 5],
+      [3, 5],
+      [1990, 20],
+      [2995, 10],
+    ] as const) {
+      const page = await repo.page('k', offset, limit);
+      expect(page.total).toBe(3000);
+      expect(page.documents.map((d) => d.doc_id)).toEqual(all.slice(offset, offset + limit));
+    }
+    const pallets = order(docs.filter((d) => d.title.startsWith('Pallet')));
+    const found = await repo.page('k', 7, 4, 'pALLet');
+    expect(found.total).toBe(300);
+    expect(found.documents.map((d) => d.doc_id)).toEqual(pallets.slice(7, 11));
+  });
+});

@@ -71,6 +71,16 @@ const COMPACT_AFTER_FRAGMENTS = 32;
 /** Versions younger than this are kept when compaction prunes (a read that started on one finishes first). */
 const KEEP_VERSIONS_MS = 10 * 60_000;
 
+interface PageKey {
+  doc_id: string;
+  updated_at: string;
+}
+
+/** Newest first; equal times by doc_id (the order of a page). */
+function newestFirst(keys: PageKey[]): PageKey[] {
+  return keys.sort((a, b) => b.updated_at.localeCompare(a.updated_at) || a.doc_id.localeCompare(b.doc_id));
+}
+
 /**
  * The `documents` table shared by all KBs. Its commits (from every KB's writes and from compaction) run one at a
  * time, so compaction never races a write of another KB.
@@ -159,8 +169,8 @@ export class DocumentsRepo {
 
   /**
    * One page of a KB's summaries, newest first, optionally only those whose title or doc_id contains `needle`
-   * (case-insensitive): three narrow columns of every row are read to order and filter, then only the page's rows
-   * whole, so a page of a KB of 50,000 documents costs little more than a page of a small one.
+   * (case-insensitive): three narrow columns of every row are read batch by batch to filter and order, keeping only
+   * the `offset + limit` newest (memory in the page's depth, not the KB's size), then only the page's rows whole.
    */
   async page(
     kbId: string,
@@ -168,16 +178,28 @@ export class DocumentsRepo {
     limit: number,
     needle?: string,
   ): Promise<{ total: number; documents: Array<DocumentSummary & { version: string }> }> {
-    const keys = (await this.table.query().where(byKb(kbId)).select(['doc_id', 'title', 'updated_at']).toArray()) as Raw[];
-    let list = keys.map((r) => ({ doc_id: String(r.doc_id), title: String(r.title), updated_at: String(r.updated_at) }));
-    if (needle) {
-      const n = needle.toLocaleLowerCase();
-      list = list.filter((d) => d.title.toLocaleLowerCase().includes(n) || d.doc_id.toLocaleLowerCase().includes(n));
+    const n = needle?.toLocaleLowerCase();
+    const depth = offset + limit;
+    let newest: PageKey[] = [];
+    let total = 0;
+    for await (const batch of this.table.query().where(byKb(kbId)).select(['doc_id', 'title', 'updated_at'])) {
+      const ids = batch.getChild('doc_id');
+      const titles = batch.getChild('title');
+      const times = batch.getChild('updated_at');
+      for (let r = 0; ids && titles && times && r < batch.numRows; r++) {
+        const doc_id = String(ids.get(r));
+        if (n && !String(titles.get(r)).toLocaleLowerCase().includes(n) && !doc_id.toLocaleLowerCase().includes(n)) continue;
+        total++;
+        newest.push({ doc_id, updated_at: String(times.get(r)) });
+        // Cut back to the depth now and then (sorting each time would cost more than it saves).
+        if (newest.length >= 2 * depth + 1024) newest = newestFirst(newest).slice(0, depth);
+      }
     }
-    list.sort((a, b) => b.updated_at.localeCompare(a.updated_at) || a.doc_id.localeCompare(b.doc_id));
-    const ids = list.slice(offset, offset + limit).map((d) => d.doc_id);
+    const ids = newestFirst(newest)
+      .slice(offset, depth)
+      .map((d) => d.doc_id);
     const rows = await this.summaries(kbId, ids);
-    return { total: list.length, documents: ids.flatMap((id) => (rows.has(id) ? [rows.get(id)!] : [])) };
+    return { total, documents: ids.flatMap((id) => (rows.has(id) ? [rows.get(id)!] : [])) };
   }
 
   async count(kbId: string): Promise<number> {
