@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Core } from '../core.js';
-import { tempDir } from '../test-support.js';
+import { openTestCore, tempDir } from '../test-support.js';
 import { ingestFilesJob } from './files-job.js';
 import { JobHandle } from './journal.js';
 
 describe('ingestFilesJob', () => {
   it("records every file's size in the order given (a missing one as 0)", async () => {
-    const core = await Core.open({ dataDir: tempDir(), allowDownload: false });
+    const core = await openTestCore();
     try {
       await core.client.createKb({ kb_id: 'k' });
       const dir = tempDir('ragdesk-files-job-');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AddSourceInputSchema } from '../../shared/contract/index.js';
 import { Core } from '../core.js';
-import { tempDir } from '../test-support.js';
+import { openTestCore, tempDir } from '../test-support.js';
 import { DEFAULT_OPTIONS } from './context.js';
 import {
   anyIndexingAhead,
@@ -68,7 +68,7 @@ describe('what upkeepDue reads', () => {
 
 describe('anyIndexingAhead: what Core.close clears the heaps for', () => {
   it('is true while upkeep waits to run and while it runs, false once it settled', async () => {
-    const core = await Core.open({ dataDir: tempDir(), allowDownload: false });
+    const core = await openTestCore();
     try {
       await core.client.createKb({ kb_id: 'k' });
       expect(anyIndexingAhead(core.ctx)).toBe(false);

@@ -22,6 +22,7 @@ import { metadataColumn } from './filters.js';
 import { ExactStatsMark } from './exact-stats-mark.js';
 import { ChunkTableBase, vectorIndexOf } from './chunk-table-base.js';
 import { sqlString } from './sql.js';
+import { eachRow } from './column-scan.js';
 
 /** Versions this much older than the oldest open snapshot are kept too when upkeep prunes (see optimize). */
 const PRUNE_MARGIN_MS = 30_000;
@@ -218,19 +219,13 @@ export class ChunkTable extends ChunkTableBase {
     });
   }
 
-  /** (doc_id, version) pairs present in the table, for crash repair: read batch by batch, not a row object a chunk. */
+  /** (doc_id, version) pairs present in the table, for crash repair. */
   async docVersions(): Promise<Array<{ doc_id: string; version: string }>> {
     const seen = new Map<string, { doc_id: string; version: string }>();
-    for await (const batch of this.table.query().select(['doc_id', 'version'])) {
-      const ids = batch.getChild('doc_id');
-      const versions = batch.getChild('version');
-      for (let r = 0; ids && versions && r < batch.numRows; r++) {
-        const doc_id = String(ids.get(r));
-        const version = String(versions.get(r));
-        const key = `${doc_id}\u0000${version}`;
-        if (!seen.has(key)) seen.set(key, { doc_id, version });
-      }
-    }
+    await eachRow(this.table.query(), ['doc_id', 'version'], ([doc_id, version]) => {
+      const key = `${doc_id}\u0000${version}`;
+      if (!seen.has(key)) seen.set(key, { doc_id, version });
+    });
     return [...seen.values()];
   }
 

@@ -1,6 +1,7 @@
 import type { Connection, Table } from '@lancedb/lancedb';
 import type { ChunkingConfig, DocumentFull, DocumentSummary, Metadata } from '../../shared/contract/index.js';
 import { buildArrowTable } from './arrow-build.js';
+import { eachRow } from './column-scan.js';
 import { documentsSchema } from './arrow-schemas.js';
 import { sqlString } from './sql.js';
 import { KeyedMutex } from '../util/keyed-mutex.js';
@@ -182,19 +183,13 @@ export class DocumentsRepo {
     const depth = offset + limit;
     let newest: PageKey[] = [];
     let total = 0;
-    for await (const batch of this.table.query().where(byKb(kbId)).select(['doc_id', 'title', 'updated_at'])) {
-      const ids = batch.getChild('doc_id');
-      const titles = batch.getChild('title');
-      const times = batch.getChild('updated_at');
-      for (let r = 0; ids && titles && times && r < batch.numRows; r++) {
-        const doc_id = String(ids.get(r));
-        if (n && !String(titles.get(r)).toLocaleLowerCase().includes(n) && !doc_id.toLocaleLowerCase().includes(n)) continue;
-        total++;
-        newest.push({ doc_id, updated_at: String(times.get(r)) });
-        // Cut back to the depth now and then (sorting each time would cost more than it saves).
-        if (newest.length >= 2 * depth + 1024) newest = newestFirst(newest).slice(0, depth);
-      }
-    }
+    await eachRow(this.table.query().where(byKb(kbId)), ['doc_id', 'title', 'updated_at'], ([doc_id, title, updated_at]) => {
+      if (n && !title.toLocaleLowerCase().includes(n) && !doc_id.toLocaleLowerCase().includes(n)) return;
+      total++;
+      newest.push({ doc_id, updated_at });
+      // Cut back to the depth now and then (sorting each time would cost more than it saves).
+      if (newest.length >= 2 * depth + 1024) newest = newestFirst(newest).slice(0, depth);
+    });
     const ids = newestFirst(newest)
       .slice(offset, depth)
       .map((d) => d.doc_id);
@@ -249,15 +244,9 @@ export class DocumentsRepo {
   /** doc_id → `column` of a KB's documents (those `keep` accepts), read batch by batch as strings. */
   private async columnPairs(kbId: string, column: string, keep?: (docId: string) => boolean): Promise<Map<string, string>> {
     const out = new Map<string, string>();
-    for await (const batch of this.table.query().where(byKb(kbId)).select(['doc_id', column])) {
-      const ids = batch.getChild('doc_id');
-      const values = batch.getChild(column);
-      if (!ids || !values) continue;
-      for (let r = 0; r < batch.numRows; r++) {
-        const id = String(ids.get(r));
-        if (!keep || keep(id)) out.set(id, String(values.get(r)));
-      }
-    }
+    await eachRow(this.table.query().where(byKb(kbId)), ['doc_id', column], ([id, value]) => {
+      if (!keep || keep(id)) out.set(id, value);
+    });
     return out;
   }
 
@@ -273,13 +262,9 @@ export class DocumentsRepo {
   /** When a KB's documents were last written (null: none), read batch by batch. */
   async lastUpdate(kbId: string): Promise<string | null> {
     let last: string | null = null;
-    for await (const batch of this.table.query().where(byKb(kbId)).select(['updated_at'])) {
-      const at = batch.getChild('updated_at');
-      for (let r = 0; at && r < batch.numRows; r++) {
-        const value = String(at.get(r));
-        if (last === null || value > last) last = value;
-      }
-    }
+    await eachRow(this.table.query().where(byKb(kbId)), ['updated_at'], ([at]) => {
+      if (last === null || at > last) last = at;
+    });
     return last;
   }
 
