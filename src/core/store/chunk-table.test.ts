@@ -360,3 +360,24 @@ describe('ChunkTable.buildIndexes: both indexes at once', () => {
     table.closeSnapshots();
   }, 120_000);
 });
+
+describe('ChunkTable.chunkIds', () => {
+  it('lists every published chunk across fragments and read batches, and none of a staged write', async () => {
+    const db = await connect(tableDir());
+    const table = await ChunkTable.create(db, 'chunks__t', 0);
+    const ids: string[] = [];
+    // Three fragments, 12,000 rows: more than one batch of LanceDB's reads.
+    for (let f = 0; f < 3; f++) {
+      const rows = Array.from({ length: 4_000 }, (_, i) => row(`doc${f}`, i, `note ${f} ${i}`));
+      ids.push(...rows.map((r) => r.chunk_id));
+      await table.add(rows);
+    }
+    await table.stage('v2', [{ ...row('doc0', 0, 'a new version, not yet published'), chunk_id: 'doc0#v2#0', version: 'v2' }]);
+    const listed = await table.chunkIds();
+    expect(listed).toHaveLength(12_000);
+    expect(new Set(listed)).toEqual(new Set(ids));
+    await table.publishStaged('v2', 'doc0');
+    expect(await table.chunkIds()).toEqual(expect.arrayContaining(['doc0#v2#0', 'doc1#0']));
+    expect(await table.chunkIds()).toHaveLength(8_001);
+  });
+});

@@ -361,12 +361,12 @@ export class ChunkTable extends ChunkTableBase {
     return stats?.numUnindexedRows ?? 0;
   }
 
-  /** Every chunk_id in the table (a model change compares the old and the new table by these). */
+  /** Every chunk_id in the table, read batch by batch (a model change compares the old and the new table by these). */
   async chunkIds(): Promise<string[]> {
     const hidden = this.staged.hidden();
-    const q = this.table.query().select(['chunk_id']);
-    const rows = (await (hidden ? q.where(hidden) : q).toArray()) as Raw[];
-    return rows.map((r) => String(r.chunk_id));
+    const ids: string[] = [];
+    await eachRow(hidden ? this.table.query().where(hidden) : this.table.query(), ['chunk_id'], ([id]) => ids.push(id));
+    return ids;
   }
 
   /** Whole rows but the vector, for copying into another chunk table (`addCopies`). List values come back as arrays. */
