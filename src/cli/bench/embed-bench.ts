@@ -9,6 +9,7 @@ import { prepareFile } from '../../core/services/document-service.js';
 import { printLine, printTable } from '../output.js';
 import { openBareLoop } from './embed-bare.js';
 import { ragdesk, sampleLines, varied, type Run } from './memory-bench.js';
+import { rawWrite, type RawWrite } from './raw-write.js';
 import { warmAdd } from './warm-add.js';
 import { round } from './stats.js';
 
@@ -31,6 +32,10 @@ export interface EmbedE2eRow {
   chunks_per_s: number;
   target_mb_per_s: number;
   ok: boolean;
+  /** LanceDB alone on the rows this add wrote (raw-write.ts): the adds and, for a spawned add, the index builds. */
+  raw_s?: number;
+  /** seconds ÷ raw_s. */
+  vs_raw?: number;
   note?: string;
 }
 
@@ -49,6 +54,8 @@ export interface EmbedReport {
   e2e: EmbedE2eRow[];
   /** In-process parse + chunk of the same folder (prepareFile, the KB's tokenizer): no embedding, no writes. */
   parse_chunk_s: number;
+  /** raw-write.ts on what each spawned add stored, by KB (fts, vec). */
+  raw: Record<string, RawWrite>;
   embedding: EmbedLoopRow[];
   /** ragdesk texts/s ÷ bare loop texts/s, tokenization included on both sides. */
   ratio: number;
@@ -91,8 +98,14 @@ async function endToEnd(root: string, work: string, kb: string, model: string, l
   const created = await ragdesk(root, [...base, 'kb', 'create', kb, '--model', model]);
   if (created.code !== 0) throw new Error(`kb create failed: ${created.stderr}`);
   const add = await ragdesk(root, [...base, '--json', 'add', folder, '--kb', kb]);
+  // The spawned add builds the KB's indexes before it exits (Core.close's upkeep): the raw side builds them too.
+  const raw = add.code === 0 ? await rawWrite(dataDir, path.join(work, `embed-raw-${kb}`)) : undefined;
   fs.rmSync(dataDir, { recursive: true, force: true });
-  return e2eRow(kb, label, model, add, add.cpu, mb, files);
+  return { row: withRaw(e2eRow(kb, label, model, add, add.cpu, mb, files), raw?.seconds), raw };
+}
+
+function withRaw(row: EmbedE2eRow, rawSeconds: number | undefined): EmbedE2eRow {
+  return rawSeconds ? { ...row, raw_s: rawSeconds, vs_raw: round(row.seconds / rawSeconds, 2) } : row;
 }
 
 /** The same `add` through a warm server (warm-add.ts): the desktop app's case. `cpu_s` is the server's. */
@@ -184,15 +197,18 @@ export async function benchEmbed(root: string, work: string, log: (s: string) =>
   const files = writeMarkdownFolder(root, folder, (hasPotion ? 20 : 5) * 1024 * 1024);
   const mb = fs.readdirSync(folder).reduce((s, f) => s + fs.statSync(path.join(folder, f)).size, 0) / 1024 / 1024;
   log(`  ${round(mb, 1)} MB of Markdown in ${files} files; ragdesk add, full-text only…`);
-  const e2e: EmbedE2eRow[] = [await endToEnd(root, work, 'fts', 'none', 'none (full-text only)', folder, mb, files)];
+  const fts = await endToEnd(root, work, 'fts', 'none', 'none (full-text only)', folder, mb, files);
   log(`  ragdesk add with ${label}…`);
-  e2e.push(await endToEnd(root, work, 'vec', modelDir, label, folder, mb, files));
+  const vec = await endToEnd(root, work, 'vec', modelDir, label, folder, mb, files);
+  const e2e: EmbedE2eRow[] = [fts.row, vec.row];
+  const raw: Record<string, RawWrite> = { ...(fts.raw ? { fts: fts.raw } : {}), ...(vec.raw ? { vec: vec.raw } : {}) };
   // A tenth of the size, other variations of the same lines: what the server has seen before the timed add.
   const warm = path.join(work, 'embed-warm-input');
   writeMarkdownFolder(root, warm, (hasPotion ? 2 : 0.5) * 1024 * 1024, 256 * 1024, 1_000_000, 'warm');
   log('  the same through a warm server (ragdesk serve, after a first add), full-text only and with the model…');
-  e2e.push(await warmEndToEnd(root, work, 'fts', 'none', 'none (full-text only)', { warm, folder }, mb, files));
-  e2e.push(await warmEndToEnd(root, work, 'vec', modelDir, label, { warm, folder }, mb, files));
+  // The warm server's index rebuilds are not timed: its add against LanceDB's adds alone.
+  e2e.push(withRaw(await warmEndToEnd(root, work, 'fts', 'none', 'none (full-text only)', { warm, folder }, mb, files), raw.fts?.write_s));
+  e2e.push(withRaw(await warmEndToEnd(root, work, 'vec', modelDir, label, { warm, folder }, mb, files), raw.vec?.write_s));
   notes.push(
     "warm server: `ragdesk serve` owns the data dir and has indexed a first folder (2 MB, other variations of the same lines); the timed `ragdesk add` goes through it, cpu_s is the server's (/proc); indexes it rebuilds in the background after the add returns are not counted",
   );
@@ -254,6 +270,7 @@ export async function benchEmbed(root: string, work: string, log: (s: string) =>
       files,
       e2e,
       parse_chunk_s: round(parseChunk, 2),
+      raw,
       embedding,
       ratio: round((best.tokenize + best.inference) / best.ragdesk, 3),
       ratio_vs_inference_only: round(best.inference / best.ragdesk, 3),
@@ -279,14 +296,41 @@ export function printEmbedReport(r: EmbedReport): void {
     'mb_per_s',
     'target_mb_per_s',
     'chunks_per_s',
+    'raw_s',
+    'vs_raw',
     'ok',
   ]);
   for (const row of r.e2e) if (row.note) printLine(`  ${row.model}: ${row.note}`);
   printLine(`  parse + chunk alone (in process, same folder, ${r.model} tokenizer): ${r.parse_chunk_s} s`);
+  printRaw(r);
   printLine(`Embedding alone (${r.model}, the chunk texts of that folder)`);
   printTable(r.embedding as unknown as Array<Record<string, unknown>>, ['loop', 'texts', 'batch', 'seconds', 'texts_per_s']);
   printLine(`  ragdesk / bare (tokenization included): ${r.ratio} (target ≥ ${r.target_ratio})`);
   printLine(`  ragdesk / bare run + pool only:          ${r.ratio_vs_inference_only}`);
   for (const n of r.notes) printLine(`  ${n}`);
   printLine();
+}
+
+/**
+ * The raw side of vs_raw, and the least an add could take: LanceDB alone, plus for the model's KB the embedding
+ * as an add runs it (ragdesk's worker with the chunker's token ids: faster than the bare loop for a static model),
+ * plus the in-process parse + chunk, if nothing overlapped, and what both cores could make of it at best.
+ */
+function printRaw(r: EmbedReport): void {
+  const embed = r.embedding.find((l) => l.loop.includes('as an add')) ?? r.embedding.find((l) => l.loop.startsWith('ragdesk'));
+  for (const [kb, w] of Object.entries(r.raw)) {
+    const target = kb === 'fts' ? TARGETS.full_text_mb_per_s : TARGETS.with_model_mb_per_s;
+    const embedding = kb === 'vec' && embed ? embed.seconds : 0;
+    printLine(
+      `  raw LanceDB, ${kb === 'fts' ? 'full-text KB' : `${r.model} KB`}: ${w.chunks} chunks + ${w.documents} document rows in ${w.commits} adds ${w.write_s} s, ` +
+        `indexes (${w.indexes.join(' + ')}) ${w.index_s} s = ${w.seconds} s: ${round(r.input_mb / w.seconds, 1)} MB/s with nothing else done (target ${target})`,
+    );
+    if (kb === 'vec') {
+      const serial = w.seconds + embedding + r.parse_chunk_s;
+      printLine(
+        `    + embedding as an add ${embedding} s + parse and chunk ${r.parse_chunk_s} s = ${round(serial, 2)} s one after the other; ` +
+          `on 2 cores at best ${round(serial / 2, 2)} s, ${round((2 * r.input_mb) / serial, 1)} MB/s`,
+      );
+    }
+  }
 }

@@ -25,7 +25,8 @@ export interface RunEnv {
 }
 
 const GROUP_SIZE = 64;
-const GROUP_CHUNKS = 2048;
+/** Chunks per write at most (a batch is written once it holds GROUP_SIZE documents or this many chunks). */
+export const GROUP_CHUNKS = 2048;
 /** Settled-without-writing lines are journaled at least this often. */
 const BUFFER_LINES = 256;
 /** At most this many vectors of deleted documents are kept for reuse by a job. */

@@ -35,7 +35,7 @@ export { chunkTableName, physicalChunkTable, type ChunkRef, type ChunkRow, type 
  */
 const FTS_LEN_SQL = "CAST(CASE WHEN fts = '' THEN 0 ELSE array_length(string_to_array(fts, ' ')) END AS INT)";
 
-const FTS_OPTIONS = {
+export const FTS_OPTIONS = {
   // The text is analysed in JS (see core/text/analyzer.ts): the index only splits on spaces.
   baseTokenizer: 'whitespace',
   lowercase: false,
