@@ -17,6 +17,11 @@ import { round } from './stats.js';
 export const TARGETS = { with_model_mb_per_s: 3, full_text_mb_per_s: 15, embed_ratio: 0.9 };
 /** Timed rounds of each embedding loop (alternating, best kept: the machine is shared). */
 const ROUNDS = 3;
+/**
+ * Rounds of each end-to-end add (alternating between the KBs, the median kept, every round printed): one round
+ * each moved by up to ±20 % with the machine's load (full-text spawned 6.07 s one day, 6.3 s the next).
+ */
+const E2E_ROUNDS = 3;
 
 export interface EmbedE2eRow {
   kb: string;
@@ -36,6 +41,8 @@ export interface EmbedE2eRow {
   raw_s?: number;
   /** seconds ÷ raw_s. */
   vs_raw?: number;
+  /** Every round's seconds, in the order run (the row is the median round). */
+  rounds_s: string;
   note?: string;
 }
 
@@ -101,7 +108,23 @@ async function endToEnd(root: string, work: string, kb: string, model: string, l
   // The spawned add builds the KB's indexes before it exits (Core.close's upkeep): the raw side builds them too.
   const raw = add.code === 0 ? await rawWrite(dataDir, path.join(work, `embed-raw-${kb}`)) : undefined;
   fs.rmSync(dataDir, { recursive: true, force: true });
-  return { row: withRaw(e2eRow(kb, label, model, add, add.cpu, mb, files), raw?.seconds), raw };
+  return { row: e2eRow(kb, label, model, add, add.cpu, mb, files), raw };
+}
+
+interface Spawned {
+  row: EmbedE2eRow;
+  raw: RawWrite | undefined;
+}
+
+/** The item of median `key` (the lower of the two middle ones for an even count). */
+function median<T>(items: readonly T[], key: (item: T) => number): T {
+  return [...items].sort((a, b) => key(a) - key(b))[Math.floor((items.length - 1) / 2)]!;
+}
+
+/** The round of median time, with every round's seconds in `rounds_s`; ok only when every round wrote everything. */
+function medianRound(rows: EmbedE2eRow[]): EmbedE2eRow {
+  const mid = median(rows, (r) => r.seconds);
+  return { ...mid, ok: mid.ok && rows.every((r) => !r.note), rounds_s: rows.map((r) => r.seconds).join(' / ') };
 }
 
 function withRaw(row: EmbedE2eRow, rawSeconds: number | undefined): EmbedE2eRow {
@@ -150,6 +173,7 @@ function e2eRow(kb: string, label: string, model: string, add: Run, cpu: number,
     chunks_per_s: round(chunks / Math.max(add.seconds, 0.001), 0),
     target_mb_per_s: target,
     ok: add.code === 0 && failed === 0 && mbPerS >= target,
+    rounds_s: String(add.seconds),
     ...(add.code !== 0 || failed !== 0
       ? { note: `exit ${add.code}, ${failed} failed: ${add.stderr.trim().split('\n').slice(-2).join(' ')}` }
       : {}),
@@ -196,19 +220,32 @@ export async function benchEmbed(root: string, work: string, log: (s: string) =>
   const folder = path.join(work, 'embed-input');
   const files = writeMarkdownFolder(root, folder, (hasPotion ? 20 : 5) * 1024 * 1024);
   const mb = fs.readdirSync(folder).reduce((s, f) => s + fs.statSync(path.join(folder, f)).size, 0) / 1024 / 1024;
-  log(`  ${round(mb, 1)} MB of Markdown in ${files} files; ragdesk add, full-text only…`);
-  const fts = await endToEnd(root, work, 'fts', 'none', 'none (full-text only)', folder, mb, files);
-  log(`  ragdesk add with ${label}…`);
-  const vec = await endToEnd(root, work, 'vec', modelDir, label, folder, mb, files);
-  const e2e: EmbedE2eRow[] = [fts.row, vec.row];
-  const raw: Record<string, RawWrite> = { ...(fts.raw ? { fts: fts.raw } : {}), ...(vec.raw ? { vec: vec.raw } : {}) };
+  log(`  ${round(mb, 1)} MB of Markdown in ${files} files; ragdesk add, ${E2E_ROUNDS} rounds…`);
+  const spawned = { fts: [] as Spawned[], vec: [] as Spawned[] };
+  for (let r = 0; r < E2E_ROUNDS; r++) {
+    log(`  round ${r + 1}/${E2E_ROUNDS}: full-text only, then with ${label}…`);
+    spawned.fts.push(await endToEnd(root, work, 'fts', 'none', 'none (full-text only)', folder, mb, files));
+    spawned.vec.push(await endToEnd(root, work, 'vec', modelDir, label, folder, mb, files));
+  }
+  const fts = medianRound(spawned.fts.map((s) => s.row));
+  const vec = medianRound(spawned.vec.map((s) => s.row));
+  const raw: Record<string, RawWrite> = {};
+  for (const [kb, runs] of Object.entries(spawned)) {
+    const writes = runs.flatMap((s) => (s.raw ? [s.raw] : []));
+    if (writes.length) raw[kb] = median(writes, (w) => w.seconds);
+  }
+  const e2e: EmbedE2eRow[] = [withRaw(fts, raw.fts?.seconds), withRaw(vec, raw.vec?.seconds)];
   // A tenth of the size, other variations of the same lines: what the server has seen before the timed add.
   const warm = path.join(work, 'embed-warm-input');
   writeMarkdownFolder(root, warm, (hasPotion ? 2 : 0.5) * 1024 * 1024, 256 * 1024, 1_000_000, 'warm');
   log('  the same through a warm server (ragdesk serve, after a first add), full-text only and with the model…');
+  const warmRuns = { fts: [] as EmbedE2eRow[], vec: [] as EmbedE2eRow[] };
+  for (let r = 0; r < E2E_ROUNDS; r++) {
+    warmRuns.fts.push(await warmEndToEnd(root, work, 'fts', 'none', 'none (full-text only)', { warm, folder }, mb, files));
+    warmRuns.vec.push(await warmEndToEnd(root, work, 'vec', modelDir, label, { warm, folder }, mb, files));
+  }
   // The warm server's index rebuilds are not timed: its add against LanceDB's adds alone.
-  e2e.push(withRaw(await warmEndToEnd(root, work, 'fts', 'none', 'none (full-text only)', { warm, folder }, mb, files), raw.fts?.write_s));
-  e2e.push(withRaw(await warmEndToEnd(root, work, 'vec', modelDir, label, { warm, folder }, mb, files), raw.vec?.write_s));
+  e2e.push(withRaw(medianRound(warmRuns.fts), raw.fts?.write_s), withRaw(medianRound(warmRuns.vec), raw.vec?.write_s));
   notes.push(
     "warm server: `ragdesk serve` owns the data dir and has indexed a first folder (2 MB, other variations of the same lines); the timed `ragdesk add` goes through it, cpu_s is the server's (/proc); indexes it rebuilds in the background after the add returns are not counted",
   );
@@ -285,7 +322,9 @@ export async function benchEmbed(root: string, work: string, log: (s: string) =>
 }
 
 export function printEmbedReport(r: EmbedReport): void {
-  printLine(`Ingest with embedding (ragdesk add of ${r.input_mb} MB of Markdown in ${r.files} files; cpu_s = user+sys, all threads)`);
+  printLine(
+    `Ingest with embedding (ragdesk add of ${r.input_mb} MB of Markdown in ${r.files} files; the median of ${E2E_ROUNDS} alternating rounds; cpu_s = user+sys, all threads)`,
+  );
   printTable(r.e2e as unknown as Array<Record<string, unknown>>, [
     'model',
     'input_mb',
@@ -299,6 +338,7 @@ export function printEmbedReport(r: EmbedReport): void {
     'raw_s',
     'vs_raw',
     'ok',
+    'rounds_s',
   ]);
   for (const row of r.e2e) if (row.note) printLine(`  ${row.model}: ${row.note}`);
   printLine(`  parse + chunk alone (in process, same folder, ${r.model} tokenizer): ${r.parse_chunk_s} s`);
