@@ -18,8 +18,8 @@ export const TARGETS = { with_model_mb_per_s: 3, full_text_mb_per_s: 15, embed_r
 /** Timed rounds of each embedding loop (alternating, best kept: the machine is shared). */
 const ROUNDS = 3;
 /**
- * Rounds of each end-to-end add (alternating between the KBs, the median kept, every round printed): one round
- * each moved by up to ±20 % with the machine's load (full-text spawned 6.07 s one day, 6.3 s the next).
+ * Rounds of each end-to-end add (alternating between the KBs, the median kept, every round printed): a single round
+ * moves by up to a third with the machine's load (potion spawned 10.1 / 14.8 / 14.4 s in one run).
  */
 const E2E_ROUNDS = 3;
 
