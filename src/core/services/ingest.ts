@@ -7,6 +7,7 @@ import type { Embedder } from '../embed/types.js';
 import { embedReusing } from './vector-reuse.js';
 import type { ParsedDocument } from '../parse/types.js';
 import { crashPoint } from '../store/crash-point.js';
+import type { DocChangeSet } from '../store/doc-changes.js';
 import { sha256 } from '../util/hash.js';
 import type { CoreContext } from './context.js';
 import { analyzeChunks, buildRows } from './ingest-rows.js';
@@ -196,9 +197,10 @@ async function decideAll(
 /**
  * Embed and write prepared documents to a KB. Returns one result (or error) per document, in order.
  *
- * The decision (new, replace, skip, refuse) is taken before embedding (nothing is embedded in vain) and again
- * under the KB's write lock, against what is stored then: of two concurrent adds of one new doc_id, the second
- * gets `document_already_exists` (or replaces the first with `overwrite`), never a second copy. Under the lock:
+ * The decision (new, replace, skip, refuse) is taken before embedding (nothing is embedded in vain) and holds
+ * under the KB's write lock unless a write since touched one of the batch's doc_ids or stored one of its contents
+ * (store/doc-changes.ts); then it is taken again against what is stored: of two concurrent adds of one new doc_id,
+ * the second gets `document_already_exists` (or replaces the first with `overwrite`), never a second copy. Under the lock:
  * one chunk-table commit for the whole batch (new chunks in, the replaced documents' chunks out: readers see a
  * document's old version or its new one), then one commit of the document rows, which makes the write count.
  * The intent is recorded first (store.ts): a failure or a crash in between puts the chunk table back.
@@ -206,6 +208,8 @@ async function decideAll(
 export async function commitDocuments(ctx: CoreContext, kbId: string, docs: PreparedDoc[]): Promise<Array<AddResult | RagError>> {
   const results: Array<AddResult | RagError> = new Array(docs.length);
   let kb = ctx.store.registry.get(kbId);
+  // Taken before the decision's reads: what changes after this is in `changes.since` (store/doc-changes.ts).
+  const decidedAt = ctx.store.docs.changes.now;
   const first = await decideAll(
     ctx,
     kb,
@@ -244,8 +248,11 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
 
   let rowsWritten = 0;
   await ctx.store.write(kbId, async () => {
-    // Decide again: a concurrent write may have stored these doc_ids or contents meanwhile.
-    const toWrite = await decideAll(ctx, ctx.store.registry.get(kbId), first, results);
+    // Decide again if a write since stored or removed one of these doc_ids or stored one of these contents (a
+    // concurrent add, the batch before in a job does not): the decisions then stand without reading them again.
+    const toWrite = stillDecided(ctx.store.docs.changes.since(kbId, decidedAt), first)
+      ? first
+      : await decideAll(ctx, ctx.store.registry.get(kbId), first, results);
     if (toWrite.length === 0) return;
     if (embedder && embedder.model !== ctx.store.registry.get(kbId).embedding_model) {
       // A model change was swapped in while these chunks were embedded: embed them again with the KB's model now.
@@ -311,6 +318,11 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
   // Written without vectors: they are filled in as soon as the model can embed (heal.ts).
   if (!embedder && results.some((r) => !(r instanceof RagError) && r.status !== 'skipped')) markNeedsVectors(ctx, kbId);
   return results;
+}
+
+/** Whether decisions to write these documents hold after `changes` (undefined: not known, so they do not). */
+function stillDecided(changes: DocChangeSet | undefined, items: ReadonlyArray<{ doc: PreparedDoc }>): boolean {
+  return changes !== undefined && items.every(({ doc }) => !changes.docIds.has(doc.doc_id) && !changes.hashes.has(doc.hash));
 }
 
 /** The passages of documents, in order (loops: see store/arrow-build.ts). */

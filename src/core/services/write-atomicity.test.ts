@@ -107,6 +107,54 @@ describe('concurrent adds of one new doc_id', () => {
   });
 });
 
+describe('concurrent adds of one content under different doc_ids', () => {
+  it('store it once; the others are skipped as its duplicates, decided again under the lock', async () => {
+    const N = 6;
+    const decided = core.ctx.store.docs.changes.now;
+    const content = 'Duplicate race: the ferry leaves at dawn with the mail.';
+    const results = await Promise.all(
+      Array.from({ length: N }, (_, i) => core.client.addDocument({ kb_id: 'atom', doc_id: `dup-${i}`, content })),
+    );
+    const added = results.filter((r) => r.status === 'added');
+    expect(added).toHaveLength(1);
+    const skipped = results.filter((r) => r.status === 'skipped');
+    expect(skipped).toHaveLength(N - 1);
+    for (const r of skipped) expect(r.duplicate_of).toBe(added[0]!.doc_id);
+    const stored = (await core.client.listDocuments({ kb_id: 'atom', limit: 500 })).documents.filter((d) => d.doc_id.startsWith('dup-'));
+    expect(stored.map((d) => d.doc_id)).toEqual([added[0]!.doc_id]);
+    // The one write was recorded: every add that had decided before it saw it under the lock.
+    expect(core.ctx.store.docs.changes.since('atom', decided)!.docIds).toEqual(new Set([added[0]!.doc_id]));
+  });
+});
+
+describe('the decision of a write under the lock', () => {
+  it('is not read again when no write touched its doc_ids or contents since it was taken', async () => {
+    await core.client.createKb({ kb_id: 'decide', embedding_model: 'none' });
+    const docs = core.ctx.store.docs;
+    const summaries = docs.summaries.bind(docs);
+    let reads = 0;
+    docs.summaries = (...args) => {
+      reads++;
+      return summaries(...args);
+    };
+    try {
+      await core.client.addDocument({ kb_id: 'decide', doc_id: 'alone', content: 'A lone note about the lighthouse keeper.' });
+      expect(reads).toBe(1);
+      reads = 0;
+      // Two adds of one doc_id at once: the second one's decision is read again under the lock, and refused.
+      const both = await Promise.allSettled(
+        ['first', 'second'].map((w) =>
+          core.client.addDocument({ kb_id: 'decide', doc_id: 'pair', content: `The ${w} note about the pier.` }),
+        ),
+      );
+      expect(reads).toBe(3);
+      expect(both.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    } finally {
+      docs.summaries = summaries;
+    }
+  });
+});
+
 describe('a write that fails after its chunks were committed (issue 9, defect 10)', () => {
   it('is rolled back at once: no orphan chunk is searchable, a replaced document keeps its old version', async () => {
     const docs = core.ctx.store.docs;

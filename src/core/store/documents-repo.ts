@@ -2,6 +2,7 @@ import type { Connection, Table } from '@lancedb/lancedb';
 import type { ChunkingConfig, DocumentFull, DocumentSummary, Metadata } from '../../shared/contract/index.js';
 import { buildArrowTable } from './arrow-build.js';
 import { eachRow } from './column-scan.js';
+import { DocChanges } from './doc-changes.js';
 import { documentsSchema } from './arrow-schemas.js';
 import { sqlString } from './sql.js';
 import { KeyedMutex } from '../util/keyed-mutex.js';
@@ -88,6 +89,8 @@ function newestFirst(keys: PageKey[]): PageKey[] {
  */
 export class DocumentsRepo {
   private readonly commits = new KeyedMutex();
+  /** This process's recent mutations of document rows (doc-changes.ts). */
+  readonly changes = new DocChanges();
 
   private constructor(private readonly table: Table) {}
 
@@ -211,24 +214,31 @@ export class DocumentsRepo {
       documentsSchema(),
       rows.map((r) => ({ ...r, metadata: JSON.stringify(r.metadata), chunking: JSON.stringify(r.chunking) })),
     );
-    await this.commit(async () => {
-      if (allNew) await this.table.add(data);
-      else await this.table.mergeInsert(['kb_id', 'doc_id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
-    });
+    // What this commit changes, per KB (doc-changes.ts): its doc_ids and contents.
+    const changes = new Map<string, { kbId: string; docIds: string[]; hashes: string[] }>();
+    for (const r of rows) {
+      const c = changes.get(r.kb_id) ?? changes.set(r.kb_id, { kbId: r.kb_id, docIds: [], hashes: [] }).get(r.kb_id)!;
+      c.docIds.push(r.doc_id);
+      c.hashes.push(r.content_hash);
+    }
+    await this.changes.around([...changes.values()], () =>
+      this.commit(async () => {
+        if (allNew) await this.table.add(data);
+        else await this.table.mergeInsert(['kb_id', 'doc_id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+      }),
+    );
   }
 
   async delete(kbId: string, docId: string): Promise<void> {
-    await this.commit(() => this.table.delete(byDoc(kbId, docId)));
+    await this.changes.around([{ kbId, docIds: [docId], hashes: [] }], () => this.commit(() => this.table.delete(byDoc(kbId, docId))));
   }
 
   /** Delete many documents of a KB in one commit per 500. */
   async deleteMany(kbId: string, docIds: string[]): Promise<void> {
     for (let i = 0; i < docIds.length; i += 500) {
-      const ids = docIds
-        .slice(i, i + 500)
-        .map(sqlString)
-        .join(', ');
-      await this.commit(() => this.table.delete(`${byKb(kbId)} AND doc_id IN (${ids})`));
+      const part = docIds.slice(i, i + 500);
+      const where = `${byKb(kbId)} AND doc_id IN (${part.map(sqlString).join(', ')})`;
+      await this.changes.around([{ kbId, docIds: part, hashes: [] }], () => this.commit(() => this.table.delete(where)));
     }
   }
 
@@ -251,7 +261,7 @@ export class DocumentsRepo {
   }
 
   async deleteKb(kbId: string): Promise<void> {
-    await this.commit(() => this.table.delete(byKb(kbId)));
+    await this.changes.around([{ kbId, docIds: 'all', hashes: [] }], () => this.commit(() => this.table.delete(byKb(kbId))));
   }
 
   /** doc_id → version of every document in a KB (for crash repair). */
