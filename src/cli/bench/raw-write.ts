@@ -6,7 +6,7 @@ import { annIndexConfig, annIndexKind } from '../../core/store/ann-params.js';
 import { FTS_OPTIONS } from '../../core/store/chunk-table.js';
 import { DOCUMENTS_TABLE } from '../../core/store/documents-repo.js';
 import { configureLance } from '../../core/store/lance-runtime.js';
-import { round } from './stats.js';
+import { round, timeIt } from './stats.js';
 
 /** The raw LanceDB calls under an `add`, timed on the rows that `add` wrote. */
 export interface RawWrite {
@@ -20,12 +20,6 @@ export interface RawWrite {
   indexes: string[];
   seconds: number;
 }
-
-const timed = async (fn: () => Promise<unknown>): Promise<number> => {
-  const t0 = performance.now();
-  await fn();
-  return (performance.now() - t0) / 1000;
-};
 
 /**
  * What LanceDB alone takes for what one `ragdesk add` stored (issue 10: a ratio against the call underneath): the
@@ -55,7 +49,7 @@ export async function rawWrite(dataDir: string, scratch: string): Promise<RawWri
     const documents = await db.createEmptyTable('documents', docs.schema);
     const commits = Math.max(1, Math.ceil(chunks.numRows / GROUP_CHUNKS));
     const docsPer = Math.ceil(docs.numRows / commits);
-    const write_s = await timed(async () => {
+    const write_s = await seconds(async () => {
       for (let b = 0; b < commits; b++) {
         await target.add(chunks.slice(b * GROUP_CHUNKS, (b + 1) * GROUP_CHUNKS));
         const part = docs.slice(b * docsPer, (b + 1) * docsPer);
@@ -63,7 +57,7 @@ export async function rawWrite(dataDir: string, scratch: string): Promise<RawWri
       }
     });
     const indexes = ['fts', ...(vectorIndex ? ['ivf_rq'] : [])];
-    const index_s = await timed(() =>
+    const index_s = await seconds(() =>
       Promise.all([
         target.createIndex('fts', { config: lancedb.Index.fts(FTS_OPTIONS) }),
         vectorIndex ? target.createIndex('vector', { config: annIndexConfig(chunks.numRows) }) : undefined,
@@ -83,3 +77,5 @@ export async function rawWrite(dataDir: string, scratch: string): Promise<RawWri
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
+
+const seconds = async (fn: () => Promise<unknown>): Promise<number> => (await timeIt(fn)).ms / 1000;
