@@ -2,7 +2,7 @@ import type { Connection, Table } from '@lancedb/lancedb';
 import type { ChunkingConfig, DocumentFull, DocumentSummary, Metadata } from '../../shared/contract/index.js';
 import { buildArrowTable } from './arrow-build.js';
 import { eachRow } from './column-scan.js';
-import { DocChanges } from './doc-changes.js';
+import { DocChanges, type DocChange } from './doc-changes.js';
 import { documentsSchema } from './arrow-schemas.js';
 import { sqlString } from './sql.js';
 import { KeyedMutex } from '../util/keyed-mutex.js';
@@ -73,6 +73,18 @@ const COMPACT_AFTER_FRAGMENTS = 32;
 /** Versions younger than this are kept when compaction prunes (a read that started on one finishes first). */
 const KEEP_VERSIONS_MS = 10 * 60_000;
 
+/** The doc_ids and contents rows write, per KB (doc-changes.ts). */
+function changesOf(rows: readonly DocumentRow[]): DocChange[] {
+  const byKbId = new Map<string, { kbId: string; docIds: string[]; hashes: string[] }>();
+  for (const r of rows) {
+    let change = byKbId.get(r.kb_id);
+    if (!change) byKbId.set(r.kb_id, (change = { kbId: r.kb_id, docIds: [], hashes: [] }));
+    change.docIds.push(r.doc_id);
+    change.hashes.push(r.content_hash);
+  }
+  return [...byKbId.values()];
+}
+
 interface PageKey {
   doc_id: string;
   updated_at: string;
@@ -96,6 +108,11 @@ export class DocumentsRepo {
 
   private commit<T>(work: () => Promise<T>): Promise<T> {
     return this.commits.run('commit', work);
+  }
+
+  /** A commit that changes document rows, recorded in `changes` (doc-changes.ts) around it. */
+  private mutate<T>(changes: readonly DocChange[], work: () => Promise<T>): Promise<T> {
+    return this.changes.around(changes, () => this.commit(work));
   }
 
   static async open(db: Connection): Promise<DocumentsRepo> {
@@ -214,23 +231,14 @@ export class DocumentsRepo {
       documentsSchema(),
       rows.map((r) => ({ ...r, metadata: JSON.stringify(r.metadata), chunking: JSON.stringify(r.chunking) })),
     );
-    // What this commit changes, per KB (doc-changes.ts): its doc_ids and contents.
-    const changes = new Map<string, { kbId: string; docIds: string[]; hashes: string[] }>();
-    for (const r of rows) {
-      const c = changes.get(r.kb_id) ?? changes.set(r.kb_id, { kbId: r.kb_id, docIds: [], hashes: [] }).get(r.kb_id)!;
-      c.docIds.push(r.doc_id);
-      c.hashes.push(r.content_hash);
-    }
-    await this.changes.around([...changes.values()], () =>
-      this.commit(async () => {
-        if (allNew) await this.table.add(data);
-        else await this.table.mergeInsert(['kb_id', 'doc_id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
-      }),
-    );
+    await this.mutate(changesOf(rows), async () => {
+      if (allNew) await this.table.add(data);
+      else await this.table.mergeInsert(['kb_id', 'doc_id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+    });
   }
 
   async delete(kbId: string, docId: string): Promise<void> {
-    await this.changes.around([{ kbId, docIds: [docId], hashes: [] }], () => this.commit(() => this.table.delete(byDoc(kbId, docId))));
+    await this.mutate([{ kbId, docIds: [docId], hashes: [] }], () => this.table.delete(byDoc(kbId, docId)));
   }
 
   /** Delete many documents of a KB in one commit per 500. */
@@ -238,7 +246,7 @@ export class DocumentsRepo {
     for (let i = 0; i < docIds.length; i += 500) {
       const part = docIds.slice(i, i + 500);
       const where = `${byKb(kbId)} AND doc_id IN (${part.map(sqlString).join(', ')})`;
-      await this.changes.around([{ kbId, docIds: part, hashes: [] }], () => this.commit(() => this.table.delete(where)));
+      await this.mutate([{ kbId, docIds: part, hashes: [] }], () => this.table.delete(where));
     }
   }
 
@@ -261,7 +269,7 @@ export class DocumentsRepo {
   }
 
   async deleteKb(kbId: string): Promise<void> {
-    await this.changes.around([{ kbId, docIds: 'all', hashes: [] }], () => this.commit(() => this.table.delete(byKb(kbId))));
+    await this.mutate([{ kbId, docIds: 'all', hashes: [] }], () => this.table.delete(byKb(kbId)));
   }
 
   /** doc_id → version of every document in a KB (for crash repair). */
