@@ -11,9 +11,12 @@ import {
   buildTogether,
   BULK_IDLE_MS,
   flushIndexing,
+  indexingScheduled,
   maintainIndexes,
+  scheduleIndexing,
   SEARCH_RECENT_MS,
   upkeepDue,
+  upkeepRuns,
   upkeepState,
 } from './indexing.js';
 
@@ -79,6 +82,35 @@ describe('anyIndexingAhead: what Core.close clears the heaps for', () => {
       expect(anyIndexingAhead(core.ctx)).toBe(true);
       await flushed;
       expect(anyIndexingAhead(core.ctx)).toBe(false);
+    } finally {
+      await core.close();
+    }
+  });
+});
+
+describe('a write that ends while upkeep runs', () => {
+  it('arms the next upkeep when the run ends, not meanwhile (no run right behind the one under way)', async () => {
+    const core = await openTestCore();
+    try {
+      await core.client.createKb({ kb_id: 'k' });
+      await core.client.addDocumentsBatch({ kb_id: 'k', documents: [{ doc_id: 'a', content: 'pallet left dock four' }] });
+      await flushIndexing(core.ctx);
+      await core.client.addDocumentsBatch({ kb_id: 'k', documents: [{ doc_id: 'b', content: 'crate left dock five' }] });
+      const runs = upkeepRuns(core.ctx).length;
+      const flushed = flushIndexing(core.ctx);
+      // What the end of a write calls: while the run goes on, no timer is armed (it would fire behind the run with
+      // the delay of the run before, and a write arriving then would wait for both).
+      scheduleIndexing(core.ctx, 'k', 1);
+      expect(indexingScheduled(core.ctx, 'k')).toBe(false);
+      expect(anyIndexingAhead(core.ctx)).toBe(true);
+      // A real write queued behind the run: flushIndexing also runs what it armed.
+      await core.client.addDocumentsBatch({ kb_id: 'k', documents: [{ doc_id: 'c', content: 'barrel left dock six' }] });
+      await flushed;
+      expect(anyIndexingAhead(core.ctx)).toBe(false);
+      expect(upkeepRuns(core.ctx).length).toBeGreaterThan(runs);
+      expect(await (await core.ctx.store.chunks('k'))!.unindexedRows()).toBe(0);
+      const hits = await core.client.search({ query: 'left dock', kb_ids: ['k'], mode: 'fts', top_k: 5 });
+      expect(hits.hits.map((h) => h.doc_id).sort()).toEqual(['a', 'b', 'c']);
     } finally {
       await core.close();
     }

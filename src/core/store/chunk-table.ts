@@ -23,9 +23,7 @@ import { ExactStatsMark } from './exact-stats-mark.js';
 import { ChunkTableBase, vectorIndexOf } from './chunk-table-base.js';
 import { sqlString } from './sql.js';
 import { eachRow } from './column-scan.js';
-
-/** Versions this much older than the oldest open snapshot are kept too when upkeep prunes (see optimize). */
-const PRUNE_MARGIN_MS = 30_000;
+import { pruneCutoff } from './prune-cutoff.js';
 
 export { chunkTableName, physicalChunkTable, type ChunkRef, type ChunkRow, type StoredChunk } from './chunk-rows.js';
 
@@ -52,6 +50,9 @@ const buildFts = (table: Table): Promise<void> => table.createIndex('fts', { con
  * state, commit order and snapshots: chunk-table-base.ts.
  */
 export class ChunkTable extends ChunkTableBase {
+  /** How long the last optimize() took (prune-cutoff.ts). */
+  private lastCompactionMs = 0;
+
   /** Add the vector column once the model's dimension is known (rows get NULL vectors until backfilled). */
   async addVectorColumn(dim: number): Promise<void> {
     if (this.vectorDim > 0) return;
@@ -335,13 +336,13 @@ export class ChunkTable extends ChunkTableBase {
   async optimize(): Promise<void> {
     // Searches meanwhile read the last version before upkeep (`before`).
     await this.upkeep(async (before) => {
-      // Compaction and index upkeep first, pruning nothing: LanceDB takes cleanupOlderThan as an age and measures
-      // it from the end of compaction, so one call would prune versions open snapshots are still reading.
-      await this.table.optimize({ cleanupOlderThan: new Date(0) });
-      // Then versions older than every open snapshot go (with a margin for the clock that call runs on).
+      // Compaction, index upkeep and pruning in one call: versions older than every open snapshot go, with the
+      // cutoff set back for the time compaction takes (prune-cutoff.ts: a second call compacted the table again).
       const oldest = Math.min(before.version, ...[...this.retired].map((s) => s.version));
       const stamp = (await this.table.listVersions()).find((v) => v.version === oldest)?.timestamp;
-      await this.table.optimize({ cleanupOlderThan: new Date((stamp?.getTime() ?? Date.now()) - PRUNE_MARGIN_MS) });
+      const t0 = performance.now();
+      await this.table.optimize({ cleanupOlderThan: pruneCutoff(stamp?.getTime(), this.lastCompactionMs) });
+      this.lastCompactionMs = performance.now() - t0;
       // The full-text index is then built again from the live rows. What optimize() folded in is not used:
       // - LanceDB 0.31's folded index loses rows from limited queries: after appended rows were folded in, a top-25
       //   query left out every appended row in 4 of 6 builds (all 40 queries alike), while a top-1000 query and a
