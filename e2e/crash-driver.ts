@@ -29,7 +29,9 @@ function body(marker: string, sections = 3): string {
     .join('\n\n');
 }
 
-let core = await Core.open({ dataDir, allowDownload: false });
+// Texts from 400 characters on are kept in content files (store/content-files.ts): the larger writes below take that path.
+const OPTIONS = { dataDir, allowDownload: false, contentFileMinChars: 400 };
+let core = await Core.open(OPTIONS);
 if (!core.ctx.store.registry.find('k')) await core.client.createKb({ kb_id: 'k', embedding_model: modelA });
 const add = (docId: string, marker: string, overwrite = false, sections = 3) =>
   core.client.addDocument({
@@ -42,13 +44,15 @@ const add = (docId: string, marker: string, overwrite = false, sections = 3) =>
   });
 
 if (scenario === 'writes') {
-  // add d0, add d1, add d2, overwrite d2, delete d1, add d5, ... : every kind of write, upkeep every 4 operations.
+  // add d0, add d1, add d2, overwrite d2, delete d1, add d5, ... : every kind of write, upkeep every 4 operations;
+  // every third write is large (its text in a content file), so overwrites go from small to large and back.
   for (let i = 0; i < 30; i++) {
     const marker = `m${i}x`;
-    if (i % 5 === 3) await op({ op: 'put', doc_id: `d${i - 1}`, marker }, () => add(`d${i - 1}`, marker, true));
+    const sections = i % 3 === 0 ? 8 : 3;
+    if (i % 5 === 3) await op({ op: 'put', doc_id: `d${i - 1}`, marker }, () => add(`d${i - 1}`, marker, true, sections));
     else if (i % 5 === 4)
       await op({ op: 'delete', doc_id: `d${i - 3}` }, () => core.client.deleteDocument({ kb_id: 'k', doc_id: `d${i - 3}` }));
-    else await op({ op: 'put', doc_id: `d${i}`, marker }, () => add(`d${i}`, marker));
+    else await op({ op: 'put', doc_id: `d${i}`, marker }, () => add(`d${i}`, marker, false, sections));
     if (i % 4 === 3) await flushIndexing(core.ctx);
   }
 } else if (scenario === 'stream') {
@@ -93,7 +97,7 @@ if (scenario === 'writes') {
   await raw.dropColumns(['hit']);
   raw.close();
   await core.close();
-  core = await Core.open({ dataDir, allowDownload: false });
+  core = await Core.open(OPTIONS);
   await warmUpSearch(core.ctx);
   await flushIndexing(core.ctx);
 }

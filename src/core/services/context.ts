@@ -20,6 +20,11 @@ export interface CoreOptions {
   streamFromBytes: number;
   /** Largest text or Markdown file accepted for streaming, in bytes. */
   maxStreamBytes: number;
+  /**
+   * A document whose text has at least this many characters keeps it in a content file, not in its row of the
+   * documents table (store/content-files.ts).
+   */
+  contentFileMinChars: number;
   /** How long a vector search waits for a model that is loading (never for a download). */
   vectorWaitMs: number;
   /** Cross-encoder for `use_rerank`: a preset name or a folder. */
@@ -66,6 +71,7 @@ export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
   maxTextChars: 20_000_000,
   streamFromBytes: 8 * 1024 * 1024,
   maxStreamBytes: 1024 * 1024 * 1024,
+  contentFileMinChars: 16 * 1024,
   vectorWaitMs: 15_000,
   waitForModels: false,
   rerankModel: 'rerank',

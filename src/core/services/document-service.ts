@@ -252,7 +252,7 @@ export async function getDocument(ctx: CoreContext, kbId: string, docId: string)
   if (!doc)
     throw new RagError('document_not_found', `document "${docId}" not found in "${kbId}"`, { details: { kb_id: kbId, doc_id: docId } });
   const { version, ...rest } = doc;
-  // A streamed document keeps its text in a content file (content-files.ts), not in its row.
+  // A large document keeps its text in a content file (content-files.ts), not in its row.
   if (rest.content === '' && rest.size > 0) rest.content = ctx.store.contents.read(kbId, docId, version) ?? '';
   return rest;
 }

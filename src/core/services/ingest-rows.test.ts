@@ -26,7 +26,13 @@ function doc(doc_id: string, title: string, texts: string[]): PreparedDoc {
   };
 }
 
-const at = { version: 'v1', now: '2026-12-03T12:00:00.000Z', fields: {}, vectors: new Map<PreparedDoc, Float32Array[]>() };
+const at = {
+  version: 'v1',
+  now: '2026-12-03T12:00:00.000Z',
+  fields: {},
+  vectors: new Map<PreparedDoc, Float32Array[]>(),
+  contentFileMinChars: Infinity,
+};
 
 describe('analyzeChunks and buildRows', () => {
   it("analyses each chunk with its document's title, and the rows carry what was analysed", () => {
@@ -47,6 +53,27 @@ describe('analyzeChunks and buildRows', () => {
     expect(built.rows.map((r) => r.chunk_id)).toEqual(['ru#v1#0', 'ru#v1#1', 'zh#v1#0']);
     expect(built.docRows.map((r) => r.doc_id)).toEqual(['ru', 'zh']);
     expect(results).toEqual([]);
+  });
+
+  it('a text of the bound or more goes to a content file, its row left empty; a shorter one stays in its row', () => {
+    const small = doc('small', 'S', ['short note']);
+    const big = doc('big', 'B', ['x'.repeat(40), 'y'.repeat(40)]);
+    const edge = doc('edge', 'E', ['z'.repeat(82)]);
+    const docs = [small, big, edge];
+    const results: Array<AddResult | RagError> = [];
+    const pending = docs.map((d, i) => ({ i, doc: d, decision: { kind: 'write' as const, existing: false } }));
+    const built = buildRows('kb', pending, { ...at, fts: analyzeChunks(docs), contentFileMinChars: 82 }, results);
+    expect(built.files).toEqual([
+      { doc_id: 'big', text: big.parsed.text },
+      { doc_id: 'edge', text: edge.parsed.text },
+    ]);
+    expect(built.docRows.map((r) => [r.doc_id, r.content, r.size])).toEqual([
+      ['small', 'short note', 10],
+      ['big', '', 82],
+      ['edge', '', 82],
+    ]);
+    // The chunks carry their text either way.
+    expect(built.rows.filter((r) => r.doc_id === 'big').map((r) => r.text)).toEqual(['x'.repeat(40), 'y'.repeat(40)]);
   });
 
   it('leaves out a document whose chunks were not analysed, with an error of its own', () => {

@@ -33,7 +33,9 @@ export function analyzeChunks(docs: Iterable<PreparedDoc>): Map<PreparedDoc, str
 /**
  * The chunk rows and document rows of a batch, all stamped with one `version` (chunk ids carry it too, so a
  * new version never collides with the one it replaces), their full-text column from `at.fts`. Metadata is typed against the KB's fields; a document
- * whose metadata cannot be typed gets its error in `results` and is left out.
+ * whose metadata cannot be typed gets its error in `results` and is left out. A text of `at.contentFileMinChars`
+ * characters or more goes in `files` (written to a content file before the rows: store/content-files.ts), its
+ * row's `content` left empty.
  */
 export function buildRows(
   kbId: string,
@@ -45,12 +47,20 @@ export function buildRows(
     version: string;
     now: string;
     fields: Readonly<Record<string, MetadataFieldType>>;
+    contentFileMinChars: number;
   },
   results: Array<AddResult | RagError>,
-): { rows: ChunkRow[]; docRows: DocumentRow[]; good: Pending[]; fields: Record<string, MetadataFieldType> } {
+): {
+  rows: ChunkRow[];
+  docRows: DocumentRow[];
+  files: Array<{ doc_id: string; text: string }>;
+  good: Pending[];
+  fields: Record<string, MetadataFieldType>;
+} {
   const { version, now } = at;
   const rows: ChunkRow[] = [];
   const docRows: DocumentRow[] = [];
+  const files: Array<{ doc_id: string; text: string }> = [];
   const good: Pending[] = [];
   const fields = { ...at.fields };
   for (const w of toWrite) {
@@ -88,18 +98,21 @@ export function buildRows(
           meta: typed.columns,
         });
       }
+      const text = w.doc.parsed.text;
+      const inFile = text.length >= at.contentFileMinChars && text.length > 0;
+      if (inFile) files.push({ doc_id: w.doc.doc_id, text });
       docRows.push({
         kb_id: kbId,
         doc_id: w.doc.doc_id,
         title: w.doc.title,
         source: w.doc.source,
         metadata: w.doc.metadata,
-        content: w.doc.parsed.text,
+        content: inFile ? '' : text,
         content_hash: w.doc.hash,
         parser: w.doc.parsed.parser,
         chunking: w.doc.chunking,
         chunk_count: w.doc.chunks.length,
-        size: w.doc.parsed.text.length,
+        size: text.length,
         version,
         created_at: w.decision.created_at ?? now,
         updated_at: now,
@@ -110,5 +123,5 @@ export function buildRows(
       results[w.i] = err instanceof RagError ? err : new RagError('internal', String(err), { cause: err });
     }
   }
-  return { rows, docRows, good, fields };
+  return { rows, docRows, files, good, fields };
 }

@@ -276,7 +276,12 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
     kb = ctx.store.registry.get(kbId);
     const now = new Date().toISOString();
     const version = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-    const built = buildRows(kbId, toWrite, { vectors, fts, version, now, fields: kb.metadata_fields }, results);
+    const built = buildRows(
+      kbId,
+      toWrite,
+      { vectors, fts, version, now, fields: kb.metadata_fields, contentFileMinChars: ctx.options.contentFileMinChars },
+      results,
+    );
     const good = built.good;
     if (good.length === 0) return;
     // Columns for new metadata fields (and any the table lacks) before the rows that carry them; then the registry.
@@ -292,14 +297,20 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
       version,
       doc_ids: good.map((w) => w.doc.doc_id),
     });
+    // Large texts to their content files first (durable before the rows that point at them); a failure from here
+    // on rolls the write back, files included (Store.write).
+    if (built.files.length) {
+      await Promise.all(built.files.map((f) => ctx.store.contents.put(kbId, f.doc_id, version, f.text)));
+      crashPoint('content-written');
+    }
     await table.writeDocs(built.rows, replacing);
     rowsWritten = built.rows.length;
     crashPoint('chunks-written');
     await ctx.store.docs.upsert(built.docRows, replacing.length === 0);
     ctx.store.intentDone(kbId);
     crashPoint('doc-rows-written');
-    // Replaced documents that were streamed leave their content file (content-files.ts).
-    if (replacing.length) ctx.store.contents.removeDocs(kbId, replacing);
+    // Replaced documents leave the content files of their older versions (content-files.ts).
+    if (replacing.length) ctx.store.contents.removeDocs(kbId, replacing, version);
     await indexFirstWrite(ctx, table, built.rows.length);
     for (const w of good) {
       results[w.i] = {

@@ -164,7 +164,15 @@ export async function streamFile(ctx: CoreContext, kbId: string, input: StreamIn
         const built = buildRows(
           kbId,
           [{ i: 0, doc, decision }],
-          { vectors: new Map(vectors ? [[doc, vectors]] : []), fts, version: ver, now, fields: kbNow.metadata_fields },
+          // The document's text is in the content file the stream writes (its row is written at the end).
+          {
+            vectors: new Map(vectors ? [[doc, vectors]] : []),
+            fts,
+            version: ver,
+            now,
+            fields: kbNow.metadata_fields,
+            contentFileMinChars: Infinity,
+          },
           results,
         );
         if (results[0] instanceof RagError) throw results[0];

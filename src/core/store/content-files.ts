@@ -1,13 +1,18 @@
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { sha256 } from '../util/hash.js';
 
 /**
- * The full text of documents too large to hold in memory (streamed files: services/stream-ingest.ts), one file per
- * document version under `<data>/content/<kb>/`, instead of the `content` column of their document row (which stays
- * empty). Written while the document streams in (`<name>.part`), renamed before its document row is committed;
- * the row's version names the file, so a file no row points at is garbage: it goes when its document is replaced
- * or deleted, and a sweep at open takes whatever a crash left.
+ * The full text of large documents, one file per document version under `<data>/content/<kb>/`, instead of the
+ * `content` column of their document row (which stays empty): documents streamed in (services/stream-ingest.ts),
+ * and any other whose text has at least `CoreOptions.contentFileMinChars` characters (services/ingest.ts). The
+ * documents table, shared by every KB, then holds small texts only: LanceDB's compaction, which each 32 document
+ * writes bring, rewrites all of that table, and it held 100 MB of Markdown (0.8-1.0 s a compaction) or 800 MB
+ * (8-10 s and ~1 GB of RSS) when every text was in it.
+ * A file is written (`<name>.part`, fsync) and renamed before its document row is committed; the row's version
+ * names the file, so a file no row points at is garbage: it goes when its document is replaced or deleted, when
+ * the write that made it is rolled back, and a sweep at open takes whatever a crash left.
  */
 export class ContentFiles {
   constructor(readonly dir: string) {}
@@ -29,6 +34,33 @@ export class ContentFiles {
   writer(kbId: string, docId: string, version: string): ContentWriter {
     fs.mkdirSync(this.kbDir(kbId), { recursive: true, mode: 0o700 });
     return new ContentWriter(this.file(kbId, docId, version));
+  }
+
+  /** Write a version's whole text: durable and in place once this resolves (off the main thread). */
+  async put(kbId: string, docId: string, version: string, text: string): Promise<void> {
+    await fsp.mkdir(this.kbDir(kbId), { recursive: true, mode: 0o700 });
+    const file = this.file(kbId, docId, version);
+    const part = `${file}.part`;
+    const handle = await fsp.open(part, 'w', 0o600);
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } catch (err) {
+      await handle.close();
+      await fsp.rm(part, { force: true });
+      throw err;
+    }
+    await handle.close();
+    await fsp.rename(part, file);
+  }
+
+  /** Remove the files of one version of these documents (a write rolled back), whether or not they were written. */
+  removeVersion(kbId: string, docIds: Iterable<string>, version: string): void {
+    for (const docId of docIds) {
+      const file = this.file(kbId, docId, version);
+      fs.rmSync(file, { force: true });
+      fs.rmSync(`${file}.part`, { force: true });
+    }
   }
 
   /** A version's text, or undefined when it has no file. */

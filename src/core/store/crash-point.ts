@@ -1,7 +1,8 @@
 /**
  * Fault injection for the kill -9 tests (e2e/write-crash.test.ts): with RAGDESK_TEST_CRASH_AT=<stage> or
  * <stage>@<n>, the process kills itself with SIGKILL the n-th time (default: first) it reaches that stage of a
- * write. Without the variable every call is a no-op. Stages are named where they are called: `chunks-written`,
+ * write. Without the variable every call is a no-op. Stages are named where they are called: `content-written`
+ * (a large text's content files, before any commit), `chunks-written`,
  * `doc-rows-written`, `upkeep` (mid-optimize, see crashDuring), `pack` (adding the packed hit column), `model-swap`,
  * `sync-batch`, and for streamed files
  * `section-embedded`, `section-staged`, `staged-doc-row`.

@@ -141,6 +141,8 @@ export class Store {
     if (await this.committed(kbId, intent)) return 'kept';
     const table = await this.openTable(intent.table);
     if (table) await table.rollbackTo(intent.before);
+    // The content files it wrote for its large texts (content-files.ts).
+    if (intent.kind === 'put' && intent.version) this.contents.removeVersion(kbId, intent.doc_ids, intent.version);
     return 'rolled back';
   }
 

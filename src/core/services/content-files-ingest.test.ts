@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import * as lancedb from '@lancedb/lancedb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../core.js';
+import { DOCUMENTS_TABLE } from '../store/documents-repo.js';
+import { openTestCore } from '../test-support.js';
+
+/**
+ * Large texts live in content files, not in the documents table (store/content-files.ts): written before their
+ * rows, found by getDocument, and gone with the version they belong to (replaced, deleted, rolled back).
+ */
+
+const BOUND = 1_000;
+let core: Core;
+const big = (word: string) =>
+  `# ${word}\n\n` + Array.from({ length: 40 }, (_, i) => `The ${word} ledger line ${i} lists cargo.`).join('\n');
+const files = () => {
+  const dir = path.dirname(core.ctx.store.contents.file('k', 'x', 'y'));
+  return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+};
+const fileOf = async (docId: string) => {
+  const row = await core.ctx.store.docs.summary('k', docId);
+  return path.basename(core.ctx.store.contents.file('k', docId, row!.version));
+};
+/** The `content` column as LanceDB holds it, read apart from ragdesk's repository. */
+const storedContent = async (docId: string) => {
+  const db = await lancedb.connect(path.join(core.ctx.options.dataDir, 'lance'));
+  const table = await db.openTable(DOCUMENTS_TABLE);
+  const rows = await table.query().where(`doc_id = '${docId}'`).select(['content']).toArray();
+  table.close();
+  return String(rows[0]?.content);
+};
+
+beforeAll(async () => {
+  core = await openTestCore({ contentFileMinChars: BOUND });
+  await core.client.createKb({ kb_id: 'k' });
+});
+afterAll(async () => core.close());
+
+describe('a large text in a content file', () => {
+  it('is written to its file, its row left empty, and read back whole; a small one stays in its row', async () => {
+    const text = big('walrus');
+    expect(text.length).toBeGreaterThanOrEqual(BOUND);
+    await core.client.addDocument({ kb_id: 'k', doc_id: 'large', content: text });
+    await core.client.addDocument({ kb_id: 'k', doc_id: 'small', content: 'A walrus note, short.' });
+    expect(await storedContent('large')).toBe('');
+    expect(await storedContent('small')).toBe('A walrus note, short.');
+    expect(files()).toEqual([await fileOf('large')]);
+    expect((await core.client.getDocument({ kb_id: 'k', doc_id: 'large' })).content).toBe(text);
+    const hits = await core.client.search({ query: 'walrus ledger', kb_ids: ['k'], mode: 'fts', top_k: 3 });
+    expect(hits.hits[0]?.doc_id).toBe('large');
+  });
+
+  it('replaced: the new version gets its own file and the old one goes; replaced by a small text, no file stays', async () => {
+    const old = await fileOf('large');
+    await core.client.addDocument({ kb_id: 'k', doc_id: 'large', content: big('narwhal'), overwrite: true });
+    const now = await fileOf('large');
+    expect(now).not.toBe(old);
+    expect(files()).toEqual([now]);
+    expect((await core.client.getDocument({ kb_id: 'k', doc_id: 'large' })).content).toBe(big('narwhal'));
+    await core.client.addDocument({ kb_id: 'k', doc_id: 'large', content: 'Now a short narwhal note.', overwrite: true });
+    expect(files()).toEqual([]);
+    expect((await core.client.getDocument({ kb_id: 'k', doc_id: 'large' })).content).toBe('Now a short narwhal note.');
+  });
+
+  it('deleted: its file goes with it', async () => {
+    await core.client.addDocument({ kb_id: 'k', doc_id: 'gone', content: big('seal') });
+    expect(files()).toEqual([await fileOf('gone')]);
+    await core.client.deleteDocument({ kb_id: 'k', doc_id: 'gone' });
+    expect(files()).toEqual([]);
+  });
+
+  it('a write that fails after its files were written leaves no file and no document', async () => {
+    const docs = core.ctx.store.docs;
+    const upsert = docs.upsert.bind(docs);
+    docs.upsert = () => Promise.reject(new Error('documents commit failed'));
+    try {
+      await expect(core.client.addDocument({ kb_id: 'k', doc_id: 'doomed', content: big('kraken') })).rejects.toBeDefined();
+    } finally {
+      docs.upsert = upsert;
+    }
+    expect(files()).toEqual([]);
+    expect(await core.ctx.store.docs.summary('k', 'doomed')).toBeUndefined();
+    // The KB takes the same write once the store is well again.
+    await core.client.addDocument({ kb_id: 'k', doc_id: 'doomed', content: big('kraken') });
+    expect(files()).toEqual([await fileOf('doomed')]);
+  });
+
+  it('a batch of large documents through a folder job: every text in its file, none in the documents table', async () => {
+    const dir = fs.mkdtempSync(path.join(core.ctx.options.dataDir, 'folder-'));
+    for (let i = 0; i < 6; i++) fs.writeFileSync(path.join(dir, `f${i}.md`), big(`orca${i}x`));
+    const before = files().length;
+    const added = await core.client.addFiles({ kb_id: 'k', paths: [dir] });
+    expect(added).toMatchObject({ files: 6, added: 6, failed: 0 });
+    expect(files().length).toBe(before + 6);
+    const listed = await core.client.listDocuments({ kb_id: 'k', limit: 100 });
+    const fromFolder = listed.documents.filter((d) => d.title.startsWith('orca'));
+    expect(fromFolder).toHaveLength(6);
+    for (const d of fromFolder) {
+      expect(await storedContent(d.doc_id)).toBe('');
+      // The parsed Markdown, whole (the heading's marker is not part of it).
+      const content = (await core.client.getDocument({ kb_id: 'k', doc_id: d.doc_id })).content;
+      expect(content.length).toBeGreaterThanOrEqual(BOUND);
+      expect(content).toContain(`The ${d.title} ledger line 39 lists cargo.`);
+    }
+  });
+});
