@@ -77,7 +77,7 @@ export interface EmbedReport {
  * equal (`firstCopy`: where the sections' variations start, so that two folders hold no file of the other; `name`:
  * the files' names before their numbers, so that their doc_ids differ too).
  */
-function writeMarkdownFolder(root: string, dir: string, bytes: number, fileBytes = 256 * 1024, firstCopy = 0, name = 'doc'): number {
+export function writeMarkdownFolder(root: string, dir: string, bytes: number, fileBytes = 256 * 1024, firstCopy = 0, name = 'doc'): number {
   const lines = sampleLines(root);
   fs.mkdirSync(dir, { recursive: true });
   let written = 0;

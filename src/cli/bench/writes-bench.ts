@@ -10,6 +10,10 @@ import { upkeepRuns } from '../../core/services/indexing.js';
 import { LocalBackend } from '../../mcp/local-backend.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { percentile, round } from './stats.js';
+import { benchAgentBesideUpkeep } from './writes-upkeep.js';
+
+/** The large KB the agent writes beside (writes-upkeep.ts). */
+const AGENT_KB_MB = 100;
 
 /**
  * The write path of a long-running owner, on SciFact (5,183 documents, 300 judged queries) with the small real
@@ -18,7 +22,8 @@ import { percentile, round } from './stats.js';
  *   writes left it (no forced upkeep), against `ragdesk eval`'s bulk figure: the gap must stay within 0.002;
  * - what each write costs: add_document latency early and late, overwrite and delete on the full KB, a search
  *   right after a write, and index upkeep (optimize) runs with their size and duration;
- * - cross-KB ranking: the collection split over two KBs (alternating doc ids) against one KB, fts and hybrid.
+ * - cross-KB ranking: the collection split over two KBs (alternating doc ids) against one KB, fts and hybrid;
+ * - one agent's single adds beside index upkeep on a KB of AGENT_KB_MB of Markdown (writes-upkeep.ts).
  */
 
 const MODES = ['fts', 'hybrid'] as const;
@@ -116,9 +121,11 @@ async function probeCosts(core: Core, kbId: string, out: Partial<WriteCosts>): P
 const ndcg = (reports: EvalReport[], mode: string) => reports.find((r) => r.mode === mode)?.ndcg_at_10 ?? NaN;
 
 export async function benchWrites(root: string, work: string, log: (s: string) => void): Promise<Record<string, unknown>> {
+  log(`  one agent's single adds beside index upkeep on a KB of ${AGENT_KB_MB} MB…`);
+  const agent = await benchAgentBesideUpkeep(root, work, AGENT_KB_MB);
   const shared = process.env.RAGDESK_SHARED ?? path.resolve(root, '..', 'shared');
   const dataset = path.join(shared, 'datasets', 'scifact');
-  if (!fs.existsSync(dataset)) return { skipped: `needs ${dataset}` };
+  if (!fs.existsSync(dataset)) return { skipped: `needs ${dataset}`, agent_beside_upkeep: agent };
   const modelDir = path.join(shared, 'models', 'potion-base-4M-int8');
   const hasModel = fs.existsSync(modelDir);
   const model = hasModel ? modelDir : 'none';
@@ -157,6 +164,7 @@ export async function benchWrites(root: string, work: string, log: (s: string) =
       unindexed_rows_when_scored: tally.unindexedAtScoring,
       split_within_0_01: rows.every((r) => r.split_gap <= 0.01),
       write_costs: costs,
+      agent_beside_upkeep: agent,
     };
   } finally {
     await models.dispose();
