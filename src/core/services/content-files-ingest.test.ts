@@ -87,6 +87,35 @@ describe('a large text in a content file', () => {
     expect(files()).toEqual([await fileOf('doomed')]);
   });
 
+  it('a batch whose one file fails: the rollback waits for the others, and no file of the batch is left', async () => {
+    const contents = core.ctx.store.contents;
+    const put = contents.put.bind(contents);
+    contents.put = async (kbId, docId, version, text) => {
+      if (docId === 'fails') throw new Error('disk full');
+      // The other file of the batch is still being written when the first one fails (and the write rolls back).
+      await new Promise((r) => setTimeout(r, 1_500));
+      return put(kbId, docId, version, text);
+    };
+    const before = files();
+    try {
+      await expect(
+        core.client.addDocumentsBatch({
+          kb_id: 'k',
+          documents: [
+            { doc_id: 'slow', content: big('beluga') },
+            { doc_id: 'fails', content: big('orcinus') },
+          ],
+        }),
+      ).rejects.toBeDefined();
+    } finally {
+      contents.put = put;
+    }
+    // Past the slow file's end, in case the write did not wait for it.
+    await new Promise((r) => setTimeout(r, 1_700));
+    expect(files()).toEqual(before);
+    expect(await core.ctx.store.docs.summary('k', 'slow')).toBeUndefined();
+  });
+
   it('a batch of large documents through a folder job: every text in its file, none in the documents table', async () => {
     const dir = fs.mkdtempSync(path.join(core.ctx.options.dataDir, 'folder-'));
     for (let i = 0; i < 6; i++) fs.writeFileSync(path.join(dir, `f${i}.md`), big(`orca${i}x`));

@@ -298,9 +298,10 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
       doc_ids: good.map((w) => w.doc.doc_id),
     });
     // Large texts to their content files first (durable before the rows that point at them); a failure from here
-    // on rolls the write back, files included (Store.write).
+    // on rolls the write back, files included (Store.write), once no file of the batch is still being written.
     if (built.files.length) {
-      await Promise.all(built.files.map((f) => ctx.store.contents.put(kbId, f.doc_id, version, f.text)));
+      const put = await Promise.allSettled(built.files.map((f) => ctx.store.contents.put(kbId, f.doc_id, version, f.text)));
+      for (const p of put) if (p.status === 'rejected') throw p.reason;
       crashPoint('content-written');
     }
     await table.writeDocs(built.rows, replacing);
