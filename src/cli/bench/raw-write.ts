@@ -3,7 +3,7 @@ import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { GROUP_CHUNKS } from '../../core/jobs/runner.js';
 import { annIndexConfig, annIndexKind } from '../../core/store/ann-params.js';
-import { FTS_OPTIONS } from '../../core/store/chunk-table.js';
+import { FTS_OPTIONS } from '../../core/store/fts-index.js';
 import { DOCUMENTS_TABLE } from '../../core/store/documents-repo.js';
 import { configureLance } from '../../core/store/lance-runtime.js';
 import { round, timeIt } from './stats.js';

@@ -1,5 +1,4 @@
 import type { Connection, Table } from '@lancedb/lancedb';
-import { Index } from '@lancedb/lancedb';
 import type { MetadataFieldType } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { buildArrowTable } from './arrow-build.js';
@@ -24,6 +23,7 @@ import { ChunkTableBase, vectorIndexOf } from './chunk-table-base.js';
 import { sqlString } from './sql.js';
 import { eachRow } from './column-scan.js';
 import { pruneCutoff } from './prune-cutoff.js';
+import { buildFts } from './fts-index.js';
 
 export { chunkTableName, physicalChunkTable, type ChunkRef, type ChunkRow, type StoredChunk } from './chunk-rows.js';
 
@@ -32,18 +32,6 @@ export { chunkTableName, physicalChunkTable, type ChunkRef, type ChunkRow, type 
  * token reaches 40 bytes, which the index ignores; new rows count as the index does, see bm25.ts).
  */
 const FTS_LEN_SQL = "CAST(CASE WHEN fts = '' THEN 0 ELSE array_length(string_to_array(fts, ' ')) END AS INT)";
-
-export const FTS_OPTIONS = {
-  // The text is analysed in JS (see core/text/analyzer.ts): the index only splits on spaces.
-  baseTokenizer: 'whitespace',
-  lowercase: false,
-  stem: false,
-  removeStopWords: false,
-  asciiFolding: false,
-  withPosition: false,
-} as const;
-/** Build the full-text index over the analysed column, replacing the one there (first builds and upkeep's rebuilds). */
-const buildFts = (table: Table): Promise<void> => table.createIndex('fts', { config: Index.fts(FTS_OPTIONS), replace: true });
 
 /**
  * A KB's chunk table: writes, full-text and vector search with filters pushed into the query, index upkeep. Its
