@@ -124,10 +124,11 @@ export async function tryEmbedder(ctx: CoreContext, kb: Kb): Promise<Embedder | 
   }
 }
 
-export type Decision = { kind: 'write'; existing: boolean; created_at?: string } | { kind: 'skip'; result: AddResult };
+/** A write: `existing` when it replaces a stored document, whose `created_at` it keeps and whose `version` it retires. */
+export type Decision = { kind: 'write'; existing: boolean; created_at?: string; version?: string } | { kind: 'skip'; result: AddResult };
 
 interface Known {
-  existing: Map<string, { content_hash: string; chunk_count: number; created_at: string }>;
+  existing: Map<string, { content_hash: string; chunk_count: number; created_at: string; version: string }>;
   hashes: Map<string, string>;
 }
 
@@ -159,7 +160,11 @@ function decide(kb: Kb, doc: PreparedDoc, known: Known, seen: Map<string, string
   }
   const dup = seen.get(doc.hash) ?? known.hashes.get(doc.hash);
   if (dup && dup !== doc.doc_id) return skip(`duplicate: the same content is stored as "${dup}"`, dup);
-  return { kind: 'write', existing: Boolean(existing), ...(existing ? { created_at: existing.created_at } : {}) };
+  return {
+    kind: 'write',
+    existing: Boolean(existing),
+    ...(existing ? { created_at: existing.created_at, version: existing.version } : {}),
+  };
 }
 
 /** Per document of a batch: decide, against what is stored now, whether to write, skip or refuse it. */
@@ -310,8 +315,9 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
     await ctx.store.docs.upsert(built.docRows, replacing.length === 0);
     ctx.store.intentDone(kbId);
     crashPoint('doc-rows-written');
-    // Replaced documents leave the content files of their older versions (content-files.ts).
-    if (replacing.length) ctx.store.contents.removeDocs(kbId, replacing, version);
+    // Replaced documents leave the content files of the versions they replaced, by name (content-files.ts): listing
+    // the KB's folder instead took 44 ms a write with 20,000 files in it.
+    for (const w of good) if (w.decision.version) ctx.store.contents.removeVersion(kbId, [w.doc.doc_id], w.decision.version);
     await indexFirstWrite(ctx, table, built.rows.length);
     for (const w of good) {
       results[w.i] = {
