@@ -6,6 +6,7 @@ import type { Kb } from '../../shared/contract/index.js';
 import { DEFAULT_CHUNKING } from '../../shared/contract/index.js';
 import { MAX_TOKEN_BYTES } from '../store/bm25.js';
 import type { ChunkRow } from '../store/chunk-table.js';
+import { FTS_OPTIONS } from '../store/fts-index.js';
 import { Store } from '../store/store.js';
 import { tempDir } from '../test-support.js';
 import { analyzeForIndex } from '../text/analyzer.js';
@@ -80,14 +81,7 @@ let fresh = 0;
 async function freshTop(live: Array<{ chunk_id: string; fts: string }>, query: string) {
   const t = await db.createTable(`fresh${fresh++}`, live);
   await t.createIndex('fts', {
-    config: lancedb.Index.fts({
-      baseTokenizer: 'whitespace',
-      lowercase: false,
-      stem: false,
-      removeStopWords: false,
-      asciiFolding: false,
-      withPosition: false,
-    }),
+    config: lancedb.Index.fts(FTS_OPTIONS),
   });
   const out = (await t
     .query()
