@@ -11,7 +11,7 @@ import { openBareLoop } from './embed-bare.js';
 import { ragdesk, sampleLines, varied, type Run } from './memory-bench.js';
 import { rawWrite, type RawWrite } from './raw-write.js';
 import { warmAdd } from './warm-add.js';
-import { round } from './stats.js';
+import { round, secondsOf } from './stats.js';
 
 /** Issue 10's targets: end to end with the potion model, full-text only, and ragdesk's embedding vs a bare loop. */
 export const TARGETS = { with_model_mb_per_s: 3, full_text_mb_per_s: 15, embed_ratio: 0.9 };
@@ -195,12 +195,6 @@ async function chunkTexts(core: Core, kb: string, folder: string): Promise<{ tex
   return { texts, ids: joinPassageIds(docs) };
 }
 
-const seconds = async (fn: () => Promise<unknown>) => {
-  const t0 = performance.now();
-  await fn();
-  return (performance.now() - t0) / 1000;
-};
-
 /**
  * Ingest throughput with embedding (issue 10): ~20 MB of Markdown (a folder of 256 kB files made from rag_data)
  * through `ragdesk add` into a KB with the model and into one with none (full-text only), MB/s and CPU time
@@ -260,7 +254,7 @@ export async function benchEmbed(root: string, work: string, log: (s: string) =>
     await core.client.createKb({ kb_id: 'chunks', embedding_model: modelDir });
     let texts: string[] = [];
     let ids: PassageIds | undefined;
-    const parseChunk = await seconds(async () => void ({ texts, ids } = await chunkTexts(core, 'chunks', folder)));
+    const parseChunk = await secondsOf(async () => void ({ texts, ids } = await chunkTexts(core, 'chunks', folder)));
     const embedder = await core.ctx.models.getEmbedder(modelDir, { allowDownload: false });
     // Warm-up of both (JIT, ORT's first runs, the tokenizer's caches).
     await embedder.embedPassages(texts.slice(0, 512));
@@ -268,12 +262,12 @@ export async function benchEmbed(root: string, work: string, log: (s: string) =>
     await bareDefault.run(bare.tokenize(texts.slice(0, 512), batch));
     const best = { ragdesk: Infinity, ragdeskIds: Infinity, tokenize: Infinity, inference: Infinity, inferenceDefault: Infinity };
     for (let r = 0; r < ROUNDS; r++) {
-      best.ragdesk = Math.min(best.ragdesk, await seconds(() => embedder.embedPassages(texts)));
-      if (ids) best.ragdeskIds = Math.min(best.ragdeskIds, await seconds(() => embedder.embedPassages(texts, ids)));
+      best.ragdesk = Math.min(best.ragdesk, await secondsOf(() => embedder.embedPassages(texts)));
+      if (ids) best.ragdeskIds = Math.min(best.ragdeskIds, await secondsOf(() => embedder.embedPassages(texts, ids)));
       let batches: ReturnType<typeof bare.tokenize> = [];
-      best.tokenize = Math.min(best.tokenize, await seconds(async () => void (batches = bare.tokenize(texts, batch))));
-      best.inference = Math.min(best.inference, await seconds(() => bare.run(batches)));
-      best.inferenceDefault = Math.min(best.inferenceDefault, await seconds(() => bareDefault.run(batches)));
+      best.tokenize = Math.min(best.tokenize, await secondsOf(async () => void (batches = bare.tokenize(texts, batch))));
+      best.inference = Math.min(best.inference, await secondsOf(() => bare.run(batches)));
+      best.inferenceDefault = Math.min(best.inferenceDefault, await secondsOf(() => bareDefault.run(batches)));
     }
     const row = (loop: string, s: number): EmbedLoopRow => ({
       loop,

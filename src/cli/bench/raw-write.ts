@@ -6,7 +6,7 @@ import { annIndexConfig, annIndexKind } from '../../core/store/ann-params.js';
 import { FTS_OPTIONS } from '../../core/store/fts-index.js';
 import { DOCUMENTS_TABLE } from '../../core/store/documents-repo.js';
 import { configureLance } from '../../core/store/lance-runtime.js';
-import { round, timeIt } from './stats.js';
+import { round, secondsOf } from './stats.js';
 
 /** The raw LanceDB calls under an `add`, timed on the rows that `add` wrote. */
 export interface RawWrite {
@@ -49,7 +49,7 @@ export async function rawWrite(dataDir: string, scratch: string): Promise<RawWri
     const documents = await db.createEmptyTable('documents', docs.schema);
     const commits = Math.max(1, Math.ceil(chunks.numRows / GROUP_CHUNKS));
     const docsPer = Math.ceil(docs.numRows / commits);
-    const write_s = await seconds(async () => {
+    const write_s = await secondsOf(async () => {
       for (let b = 0; b < commits; b++) {
         await target.add(chunks.slice(b * GROUP_CHUNKS, (b + 1) * GROUP_CHUNKS));
         const part = docs.slice(b * docsPer, (b + 1) * docsPer);
@@ -57,7 +57,7 @@ export async function rawWrite(dataDir: string, scratch: string): Promise<RawWri
       }
     });
     const indexes = ['fts', ...(vectorIndex ? ['ivf_rq'] : [])];
-    const index_s = await seconds(() =>
+    const index_s = await secondsOf(() =>
       Promise.all([
         target.createIndex('fts', { config: lancedb.Index.fts(FTS_OPTIONS) }),
         vectorIndex ? target.createIndex('vector', { config: annIndexConfig(chunks.numRows) }) : undefined,
@@ -77,5 +77,3 @@ export async function rawWrite(dataDir: string, scratch: string): Promise<RawWri
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
-
-const seconds = async (fn: () => Promise<unknown>): Promise<number> => (await timeIt(fn)).ms / 1000;

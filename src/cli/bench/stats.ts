@@ -13,6 +13,11 @@ export async function timeIt<T>(fn: () => Promise<T>): Promise<{ ms: number; val
   return { ms: performance.now() - start, value };
 }
 
+/** How long `fn` took, in seconds. */
+export async function secondsOf(fn: () => Promise<unknown>): Promise<number> {
+  return (await timeIt(fn)).ms / 1000;
+}
+
 export const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 export function rssMb(): number {
