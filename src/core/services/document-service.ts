@@ -297,14 +297,14 @@ async function removeLocked(ctx: CoreContext, kbId: string, docIds: string[]): P
       await ctx.store.docs.deleteMany(kbId, ids);
       continue;
     }
-    // Their versions name their content files (content-files.ts): removed by name, not by listing the KB's folder.
-    const versions = await ctx.store.docs.summaries(kbId, ids);
+    // Their versions name their content files (content-files.ts), if the KB has any.
+    const versions = ctx.store.contents.has(kbId) ? await ctx.store.docs.summaries(kbId, ids) : new Map<string, { version: string }>();
     ctx.store.recordIntent(kbId, { kind: 'delete', table: table.name, before: await table.version(), doc_ids: ids });
     await table.deleteDocs(ids);
     crashPoint('chunks-deleted');
     await ctx.store.docs.deleteMany(kbId, ids);
     ctx.store.intentDone(kbId);
-    for (const [docId, d] of versions) ctx.store.contents.removeVersion(kbId, [docId], d.version);
+    for (const [docId, d] of versions) ctx.store.contents.removeVersion(kbId, docId, d.version);
   }
 }
 

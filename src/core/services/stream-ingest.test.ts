@@ -166,6 +166,19 @@ describe('streamFile', () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 
+  it("an overwrite leaves the new version's content file and removes the one it replaced", async () => {
+    await streamFile(core.ctx, 'big', input(write('t1.md', log('theta', 120)), 'twice'));
+    const old = core.ctx.store.contents.file('big', 'twice', (await core.ctx.store.docs.summary('big', 'twice'))!.version);
+    expect(fs.existsSync(old)).toBe(true);
+    const r = await streamFile(core.ctx, 'big', input(write('t2.md', log('iota', 130)), 'twice', { overwrite: true }));
+    expect(r).toMatchObject({ status: 'updated' });
+    const now = core.ctx.store.contents.file('big', 'twice', (await core.ctx.store.docs.summary('big', 'twice'))!.version);
+    expect(now).not.toBe(old);
+    expect(fs.existsSync(old)).toBe(false);
+    expect(fs.existsSync(now)).toBe(true);
+    expect((await core.client.getDocument({ kb_id: 'big', doc_id: 'twice' })).content).toContain('iota day129x');
+  });
+
   it('takes large files of ragdesk add (a job) through the stream, with progress in bytes and chunks', async () => {
     // Over a million characters: two sections of the default size.
     const file = write('journal.md', log('zeta', 15_000));

@@ -349,7 +349,8 @@ async function publish(
     crashPoint('staged-doc-row');
     await w.table.publishStaged(w.ver, input.doc_id);
     ctx.store.endStaged(w.ver);
-    ctx.store.contents.removeDocs(kbId, [input.doc_id], w.ver);
+    // The replaced version's content file (content-files.ts).
+    if (existing) ctx.store.contents.removeVersion(kbId, input.doc_id, existing.version);
     await indexFirstWrite(ctx, w.table, w.chunks);
     ctx.events.emit('ingest', { kb_id: kbId, doc_id: input.doc_id, stage: 'done', chunks: w.chunks });
     return { ...base, status: existing ? 'updated' : 'added', chunk_count: w.chunks, embedded: Boolean(w.embedder) };

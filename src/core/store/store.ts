@@ -142,7 +142,8 @@ export class Store {
     const table = await this.openTable(intent.table);
     if (table) await table.rollbackTo(intent.before);
     // The content files it wrote for its large texts (content-files.ts).
-    if (intent.kind === 'put' && intent.version) this.contents.removeVersion(kbId, intent.doc_ids, intent.version);
+    if (intent.kind === 'put' && intent.version)
+      for (const docId of intent.doc_ids) this.contents.removeVersion(kbId, docId, intent.version);
     return 'rolled back';
   }
 
