@@ -87,7 +87,47 @@ describe('a large text in a content file', () => {
     expect(files()).toEqual([await fileOf('doomed')]);
   });
 
-  it('a batch whose one file fails: the rollback waits for the others, and no file of the batch is left', async () => {
+  it('is written while the write waits for the write lock of the KB, not once it holds it', async () => {
+    let release!: () => void;
+    const held = core.ctx.store.writes.run('k', () => new Promise<void>((r) => (release = r)));
+    const before = files();
+    const adding = core.client.addDocument({ kb_id: 'k', doc_id: 'early', content: big('dugong') });
+    try {
+      // The lock is held: the file must appear all the same (before this change it was written under the lock).
+      let appeared = false;
+      for (let i = 0; i < 100 && !appeared; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        appeared = files().length > before.length;
+      }
+      expect(appeared).toBe(true);
+      expect(await core.ctx.store.docs.summary('k', 'early')).toBeUndefined();
+    } finally {
+      release();
+      await held;
+    }
+    await adding;
+    expect(files()).toEqual([...before, await fileOf('early')].sort());
+  });
+
+  it('a write refused under the lock (another stored its doc_id meanwhile) leaves no file of its own', async () => {
+    let release!: () => void;
+    const held = core.ctx.store.writes.run('k', () => new Promise<void>((r) => (release = r)));
+    const before = files();
+    // Both decide "new" while the lock is held; the first to get it stores the document, the other is refused.
+    const texts = [big('manatee'), big('sirenia')];
+    const adds = Promise.allSettled(texts.map((content) => core.client.addDocument({ kb_id: 'k', doc_id: 'raced', content })));
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    await held;
+    const settled = await adds;
+    const won = settled.findIndex((s) => s.status === 'fulfilled');
+    expect(won).toBeGreaterThanOrEqual(0);
+    expect(settled[1 - won]).toMatchObject({ status: 'rejected', reason: { code: 'document_already_exists' } });
+    expect(files()).toEqual([...before, await fileOf('raced')].sort());
+    expect((await core.client.getDocument({ kb_id: 'k', doc_id: 'raced' })).content).toBe(texts[won]);
+  });
+
+  it('a batch whose one file fails: the write waits for the others, and no file of the batch is left', async () => {
     const contents = core.ctx.store.contents;
     const put = contents.put.bind(contents);
     contents.put = async (kbId, docId, version, text) => {

@@ -12,6 +12,16 @@ export interface Pending {
   decision: Extract<Decision, { kind: 'write' }>;
 }
 
+/** A new version stamp: a document's rows, its chunk ids and its content file carry it. */
+export function newVersion(): string {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Whether a document's text is kept in a content file (store/content-files.ts) rather than its row. */
+export function inContentFile(text: string, minChars: number): boolean {
+  return text.length >= minChars && text.length > 0;
+}
+
 /**
  * Each chunk's full-text column (analyzer.ts: the title and the text, analysed): the costliest part of a row
  * (~45 ms a batch of 2,048 chunks), so computed before the KB's write lock is taken, while the batch before
@@ -99,7 +109,7 @@ export function buildRows(
         });
       }
       const text = w.doc.parsed.text;
-      const inFile = text.length >= at.contentFileMinChars && text.length > 0;
+      const inFile = inContentFile(text, at.contentFileMinChars);
       if (inFile) files.push({ doc_id: w.doc.doc_id, text });
       docRows.push({
         kb_id: kbId,

@@ -10,7 +10,7 @@ import { crashPoint } from '../store/crash-point.js';
 import type { DocChangeSet } from '../store/doc-changes.js';
 import { sha256 } from '../util/hash.js';
 import type { CoreContext } from './context.js';
-import { analyzeChunks, buildRows } from './ingest-rows.js';
+import { analyzeChunks, buildRows, inContentFile, newVersion, type Pending } from './ingest-rows.js';
 import { ensureChunkTable } from '../store/ensure-chunk-table.js';
 import { markNeedsVectors } from './heal.js';
 import { indexFirstWrite, scheduleIndexing } from './indexing.js';
@@ -212,19 +212,17 @@ async function decideAll(
  */
 export async function commitDocuments(ctx: CoreContext, kbId: string, docs: PreparedDoc[]): Promise<Array<AddResult | RagError>> {
   const results: Array<AddResult | RagError> = new Array(docs.length);
-  let kb = ctx.store.registry.get(kbId);
   // Taken before the decision's reads: what changes after this is in `changes.since` (store/doc-changes.ts).
   const decidedAt = ctx.store.docs.changes.now;
   const first = await decideAll(
     ctx,
-    kb,
+    ctx.store.registry.get(kbId),
     docs.map((doc, i) => ({ i, doc })),
     results,
   );
   if (first.length === 0) return results;
 
-  let embedder = await tryEmbedder(ctx, kb);
-  const vectors = new Map<PreparedDoc, Float32Array[]>();
+  const embedder = await tryEmbedder(ctx, ctx.store.registry.get(kbId));
   // A job may offer vectors of documents it just deleted (a renamed file): see jobs/vector-reuse.ts.
   const embedding = embedder
     ? embedReusing(
@@ -237,104 +235,155 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
     : undefined;
   // Awaited below; meanwhile it must not count as unhandled.
   embedding?.catch(() => undefined);
-  // While the embedding worker runs and the batch before is written: the full-text column (see analyzeChunks).
-  const fts = analyzeChunks(first.map((w) => w.doc));
-  if (embedder) {
-    for (const w of first) ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'embed', chunks: w.doc.chunks.length });
-    const flat = await embedding;
-    if (flat) {
-      let at = 0;
-      for (const { doc } of first) {
-        vectors.set(doc, flat.slice(at, at + doc.chunks.length));
-        at += doc.chunks.length;
-      }
-    } else embedder = undefined;
+  // Large texts go to their content files now, while the chunks are embedded, not under the KB's write lock: there,
+  // beside LanceDB's writes, their fsyncs held each batch of a 20 MB folder for 60-90 ms. Durable before the rows
+  // that point at them; a file whose rows are not committed is removed below, and one a crash leaves is removed by
+  // the sweep at the next open (Store.repairInterruptedWrites).
+  const batch: Batch = {
+    kbId,
+    first,
+    results,
+    decidedAt,
+    version: newVersion(),
+    embedder,
+    vectors: new Map(),
+    fts: new Map(),
+    committed: new Set(),
+    rows: 0,
+  };
+  const filed = first.filter((w) => inContentFile(w.doc.parsed.text, ctx.options.contentFileMinChars)).map((w) => w.doc);
+  const filing = ctx.store.contents.putAll(
+    kbId,
+    batch.version,
+    filed.map((d) => ({ doc_id: d.doc_id, text: d.parsed.text })),
+  );
+  filing.catch(() => undefined);
+  try {
+    // While the embedding worker runs and the batch before is written: the full-text column (see analyzeChunks).
+    batch.fts = analyzeChunks(first.map((w) => w.doc));
+    if (embedder) {
+      for (const w of first) ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'embed', chunks: w.doc.chunks.length });
+      const flat = await embedding;
+      if (flat) {
+        let at = 0;
+        for (const { doc } of first) {
+          batch.vectors.set(doc, flat.slice(at, at + doc.chunks.length));
+          at += doc.chunks.length;
+        }
+      } else batch.embedder = undefined;
+    }
+    await filing;
+    crashPoint('content-written');
+    await ctx.store.write(kbId, () => writeBatch(ctx, batch));
+  } finally {
+    // Once no file is still being written (the embedding may have failed first).
+    await filing.catch(() => undefined);
+    for (const doc of filed) if (!batch.committed.has(doc.doc_id)) ctx.store.contents.removeVersion(kbId, doc.doc_id, batch.version);
   }
-
-  let rowsWritten = 0;
-  await ctx.store.write(kbId, async () => {
-    // Decide again if a write since stored or removed one of these doc_ids or stored one of these contents (a
-    // concurrent add, the batch before in a job does not): the decisions then stand without reading them again.
-    const toWrite = stillDecided(ctx.store.docs.changes.since(kbId, decidedAt), first)
-      ? first
-      : await decideAll(ctx, ctx.store.registry.get(kbId), first, results);
-    if (toWrite.length === 0) return;
-    if (embedder && embedder.model !== ctx.store.registry.get(kbId).embedding_model) {
-      // A model change was swapped in while these chunks were embedded: embed them again with the KB's model now.
-      embedder = await tryEmbedder(ctx, ctx.store.registry.get(kbId));
-      vectors.clear();
-      for (const { doc } of toWrite) {
-        const got = embedder
-          ? await embedder
-              .embedPassages(
-                doc.chunks.map((c) => passageText(doc.title, c.text)),
-                doc.passage_ids,
-              )
-              .catch(unavailable)
-          : undefined;
-        if (got) vectors.set(doc, got);
-        else embedder = undefined;
-      }
-      if (!embedder) vectors.clear();
-    }
-    const table = await ensureChunkTable(ctx.store, ctx.store.registry.get(kbId), embedder, ctx.models.presets());
-    kb = ctx.store.registry.get(kbId);
-    const now = new Date().toISOString();
-    const version = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-    const built = buildRows(
-      kbId,
-      toWrite,
-      { vectors, fts, version, now, fields: kb.metadata_fields, contentFileMinChars: ctx.options.contentFileMinChars },
-      results,
-    );
-    const good = built.good;
-    if (good.length === 0) return;
-    // Columns for new metadata fields (and any the table lacks) before the rows that carry them; then the registry.
-    await table.ensureMetadataColumns(built.fields);
-    if (Object.keys(built.fields).length !== Object.keys(kb.metadata_fields).length) {
-      kb = ctx.store.registry.put({ ...kb, metadata_fields: built.fields, updated_at: now });
-    }
-    const replacing = good.filter((w) => w.decision.existing).map((w) => w.doc.doc_id);
-    ctx.store.recordIntent(kbId, {
-      kind: 'put',
-      table: table.name,
-      before: await table.version(),
-      version,
-      doc_ids: good.map((w) => w.doc.doc_id),
-    });
-    // Large texts to their content files first (durable before the rows that point at them); a failure from here
-    // on rolls the write back, files included (Store.write), once no file of the batch is still being written.
-    if (built.files.length) {
-      const put = await Promise.allSettled(built.files.map((f) => ctx.store.contents.put(kbId, f.doc_id, version, f.text)));
-      for (const p of put) if (p.status === 'rejected') throw p.reason;
-      crashPoint('content-written');
-    }
-    await table.writeDocs(built.rows, replacing);
-    rowsWritten = built.rows.length;
-    crashPoint('chunks-written');
-    await ctx.store.docs.upsert(built.docRows, replacing.length === 0);
-    ctx.store.intentDone(kbId);
-    crashPoint('doc-rows-written');
-    // Replaced documents leave the content files of the versions they replaced (content-files.ts).
-    for (const w of good) if (w.decision.version) ctx.store.contents.removeVersion(kbId, w.doc.doc_id, w.decision.version);
-    await indexFirstWrite(ctx, table, built.rows.length);
-    for (const w of good) {
-      results[w.i] = {
-        kb_id: kbId,
-        doc_id: w.doc.doc_id,
-        status: w.decision.existing ? 'updated' : 'added',
-        chunk_count: w.doc.chunks.length,
-        parser: w.doc.parsed.parser,
-        embedded: Boolean(embedder),
-        ...(w.doc.warnings.length || !embedder ? { warnings: [...w.doc.warnings, ...(embedder ? [] : noVectorsWarnings(kb))] } : {}),
-      };
-      ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'done', chunks: w.doc.chunks.length });
-    }
-  });
-  scheduleIndexing(ctx, kbId, rowsWritten);
+  scheduleIndexing(ctx, kbId, batch.rows);
   // Written without vectors: they are filled in as soon as the model can embed (heal.ts).
-  if (!embedder && results.some((r) => !(r instanceof RagError) && r.status !== 'skipped')) markNeedsVectors(ctx, kbId);
+  if (!batch.embedder && results.some((r) => !(r instanceof RagError) && r.status !== 'skipped')) markNeedsVectors(ctx, kbId);
   return results;
+}
+
+/** A batch of commitDocuments on its way to the KB's write lock. */
+interface Batch {
+  kbId: string;
+  /** The documents decided to be written before embedding. */
+  first: Pending[];
+  results: Array<AddResult | RagError>;
+  decidedAt: number;
+  /** The version its rows, chunk ids and content files carry. */
+  version: string;
+  embedder: Embedder | undefined;
+  vectors: Map<PreparedDoc, Float32Array[]>;
+  fts: Map<PreparedDoc, string[]>;
+  /** Set under the lock: the documents whose rows were committed, and the chunk rows written. */
+  committed: Set<string>;
+  rows: number;
+}
+
+/**
+ * Under the KB's write lock: decide again if needed, then one chunk-table commit and one commit of the document
+ * rows (see commitDocuments).
+ */
+async function writeBatch(ctx: CoreContext, b: Batch): Promise<void> {
+  const { kbId, results, version } = b;
+  // Decide again if a write since stored or removed one of these doc_ids or stored one of these contents (a
+  // concurrent add, the batch before in a job does not): the decisions then stand without reading them again.
+  const toWrite = stillDecided(ctx.store.docs.changes.since(kbId, b.decidedAt), b.first)
+    ? b.first
+    : await decideAll(ctx, ctx.store.registry.get(kbId), b.first, results);
+  if (toWrite.length === 0) return;
+  if (b.embedder && b.embedder.model !== ctx.store.registry.get(kbId).embedding_model) await embedAgain(ctx, b, toWrite);
+  const table = await ensureChunkTable(ctx.store, ctx.store.registry.get(kbId), b.embedder, ctx.models.presets());
+  let kb = ctx.store.registry.get(kbId);
+  const now = new Date().toISOString();
+  const built = buildRows(
+    kbId,
+    toWrite,
+    { vectors: b.vectors, fts: b.fts, version, now, fields: kb.metadata_fields, contentFileMinChars: ctx.options.contentFileMinChars },
+    results,
+  );
+  const good = built.good;
+  if (good.length === 0) return;
+  // Columns for new metadata fields (and any the table lacks) before the rows that carry them; then the registry.
+  await table.ensureMetadataColumns(built.fields);
+  if (Object.keys(built.fields).length !== Object.keys(kb.metadata_fields).length) {
+    kb = ctx.store.registry.put({ ...kb, metadata_fields: built.fields, updated_at: now });
+  }
+  const replacing = good.filter((w) => w.decision.existing).map((w) => w.doc.doc_id);
+  ctx.store.recordIntent(kbId, {
+    kind: 'put',
+    table: table.name,
+    before: await table.version(),
+    version,
+    doc_ids: good.map((w) => w.doc.doc_id),
+  });
+  // The large texts are in their content files already (commitDocuments, the rule of built.files); a failure from
+  // here on rolls the write back (Store.write), and the files go with it.
+  await table.writeDocs(built.rows, replacing);
+  b.rows = built.rows.length;
+  crashPoint('chunks-written');
+  await ctx.store.docs.upsert(built.docRows, replacing.length === 0);
+  for (const w of good) b.committed.add(w.doc.doc_id);
+  ctx.store.intentDone(kbId);
+  crashPoint('doc-rows-written');
+  // Replaced documents leave the content files of the versions they replaced (content-files.ts).
+  for (const w of good) if (w.decision.version) ctx.store.contents.removeVersion(kbId, w.doc.doc_id, w.decision.version);
+  await indexFirstWrite(ctx, table, built.rows.length);
+  const embedded = Boolean(b.embedder);
+  for (const w of good) {
+    results[w.i] = {
+      kb_id: kbId,
+      doc_id: w.doc.doc_id,
+      status: w.decision.existing ? 'updated' : 'added',
+      chunk_count: w.doc.chunks.length,
+      parser: w.doc.parsed.parser,
+      embedded,
+      ...(w.doc.warnings.length || !embedded ? { warnings: [...w.doc.warnings, ...(embedded ? [] : noVectorsWarnings(kb))] } : {}),
+    };
+    ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'done', chunks: w.doc.chunks.length });
+  }
+}
+
+/** A model change was swapped in while a batch's chunks were embedded: embed them again with the KB's model now. */
+async function embedAgain(ctx: CoreContext, b: Batch, toWrite: Pending[]): Promise<void> {
+  b.embedder = await tryEmbedder(ctx, ctx.store.registry.get(b.kbId));
+  b.vectors.clear();
+  for (const { doc } of toWrite) {
+    const got = b.embedder
+      ? await b.embedder
+          .embedPassages(
+            doc.chunks.map((c) => passageText(doc.title, c.text)),
+            doc.passage_ids,
+          )
+          .catch(unavailable)
+      : undefined;
+    if (got) b.vectors.set(doc, got);
+    else b.embedder = undefined;
+  }
+  if (!b.embedder) b.vectors.clear();
 }
 
 /** Whether decisions to write these documents hold after `changes` (undefined: not known, so they do not). */

@@ -18,7 +18,7 @@ import type { CoreContext } from './context.js';
 import { markNeedsVectors } from './heal.js';
 import { indexFirstWrite, scheduleIndexing } from './indexing.js';
 import { noVectorsWarnings, tryEmbedder, type PreparedDoc } from './ingest.js';
-import { analyzeChunks, buildRows } from './ingest-rows.js';
+import { analyzeChunks, buildRows, newVersion } from './ingest-rows.js';
 import { embedReusing } from './vector-reuse.js';
 
 /** A text or Markdown file to write section by section (see streamFile). */
@@ -47,10 +47,6 @@ export interface StreamInput {
 
 export interface StreamResult extends AddResult {
   content_hash: string;
-}
-
-function version(): string {
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
 /** A model that cannot embed now: the rest is written without vectors (filled in later, heal.ts). */
@@ -96,7 +92,7 @@ export async function streamFile(ctx: CoreContext, kbId: string, input: StreamIn
   });
   const totalBytes = fs.statSync(input.path).size;
   const parser = new SectionParser(input.format, stream);
-  const ver = version();
+  const ver = newVersion();
   const writer = ctx.store.contents.writer(kbId, input.doc_id, ver);
   const hash = createHash('sha256');
   const warnings = new Set<string>();
