@@ -15,6 +15,8 @@ export interface AgentBesideUpkeep {
   /** Adds that took over a second: those that waited for index upkeep. */
   adds_over_1s: number;
   upkeep_runs_ms: number[];
+  /** How many of those runs compacted the table (the others only built the full-text index again). */
+  upkeep_runs_compacted: number;
   /** The documents table compacted once more at the end, on its own (it holds the small texts only). */
   documents_compaction_ms: number;
 }
@@ -60,6 +62,7 @@ export async function benchAgentBesideUpkeep(root: string, work: string, mb: num
       },
       adds_over_1s: times.filter((t) => t > 1000).length,
       upkeep_runs_ms: upkeepRuns(core.ctx).map((r) => round(r.ms, 0)),
+      upkeep_runs_compacted: upkeepRuns(core.ctx).filter((r) => r.compacted).length,
       documents_compaction_ms: round(compaction.ms, 0),
     };
   } finally {

@@ -10,9 +10,13 @@ import {
   BUILD_TOGETHER_MAX_BYTES,
   buildTogether,
   BULK_IDLE_MS,
+  COMPACT_AT_FRAGMENTS,
+  compactionDue,
   flushIndexing,
   indexingScheduled,
   maintainIndexes,
+  MAX_UNCOMPACTED_RUNS,
+  MAX_UNINDEXED_VECTORS,
   scheduleIndexing,
   SEARCH_RECENT_MS,
   upkeepDue,
@@ -141,6 +145,57 @@ describe('rows written before any full-text index', () => {
       expect(ids(indexed)).toEqual(ids(scanned));
       expect(indexed.length).toBeGreaterThan(0);
       expect(indexed[0]!.text).toContain('batch3');
+    } finally {
+      await core.close();
+    }
+  });
+});
+
+describe('upkeep compacts only when it pays (compactionDue)', () => {
+  it('past COMPACT_AT_FRAGMENTS fragments, after MAX_UNCOMPACTED_RUNS runs without, or past MAX_UNINDEXED_VECTORS', () => {
+    const quiet = { fragments: 3, uncompactedRuns: 0, unindexedVectors: 10 };
+    expect(compactionDue(quiet)).toBe(false);
+    expect(compactionDue({ ...quiet, fragments: COMPACT_AT_FRAGMENTS })).toBe(false);
+    expect(compactionDue({ ...quiet, fragments: COMPACT_AT_FRAGMENTS + 1 })).toBe(true);
+    expect(compactionDue({ ...quiet, uncompactedRuns: MAX_UNCOMPACTED_RUNS - 1 })).toBe(false);
+    expect(compactionDue({ ...quiet, uncompactedRuns: MAX_UNCOMPACTED_RUNS })).toBe(true);
+    expect(compactionDue({ ...quiet, unindexedVectors: MAX_UNINDEXED_VECTORS })).toBe(false);
+    expect(compactionDue({ ...quiet, unindexedVectors: MAX_UNINDEXED_VECTORS + 1 })).toBe(true);
+  });
+
+  it('after a few single writes it builds the full-text index again and leaves the fragments; every few runs it compacts', async () => {
+    const core = await openTestCore();
+    try {
+      await core.client.createKb({ kb_id: 'k' });
+      const note = (i: number) => `Crate ${i} of lot${i} cleared customs at dock ${i % 3}.`;
+      await core.client.addDocumentsBatch({
+        kb_id: 'k',
+        documents: Array.from({ length: 20 }, (_, i) => ({ doc_id: `d${i}`, content: note(i) })),
+      });
+      await maintainIndexes(core.ctx, 'k', true);
+      const table = (await core.ctx.store.chunks('k'))!;
+      for (let run = 0; run < MAX_UNCOMPACTED_RUNS; run++) {
+        await core.client.addDocument({ kb_id: 'k', doc_id: `n${run}`, content: note(100 + run) });
+        // A write that replaces: its old rows stay in their fragment, hidden, until a compaction.
+        await core.client.addDocument({ kb_id: 'k', doc_id: 'd1', content: `${note(1)} Revised ${run}.`, overwrite: true });
+        const written = await table.fragments();
+        await maintainIndexes(core.ctx, 'k');
+        expect(upkeepRuns(core.ctx).at(-1)).toMatchObject({ kb_id: 'k', compacted: false });
+        expect(await table.fragments()).toBe(written);
+        // Every row indexed all the same, the replaced ones gone from the results.
+        expect(await table.unindexedRows()).toBe(0);
+        const hits = await core.client.search({ query: `lot${100 + run}`, kb_ids: ['k'], mode: 'fts', top_k: 3 });
+        expect(hits.hits[0]?.doc_id).toBe(`n${run}`);
+        const lot1 = await core.client.search({ query: 'lot1', kb_ids: ['k'], mode: 'fts', top_k: 5 });
+        expect(lot1.hits.map((h) => h.text)).toEqual([`${note(1)} Revised ${run}.`]);
+      }
+      await core.client.addDocument({ kb_id: 'k', doc_id: 'last', content: note(200) });
+      const written = await table.fragments();
+      await maintainIndexes(core.ctx, 'k');
+      expect(upkeepRuns(core.ctx).at(-1)).toMatchObject({ kb_id: 'k', compacted: true });
+      expect(await table.fragments()).toBeLessThan(written);
+      expect(await table.unindexedRows()).toBe(0);
+      expect((await core.client.search({ query: 'lot200', kb_ids: ['k'], mode: 'fts', top_k: 3 })).hits[0]?.doc_id).toBe('last');
     } finally {
       await core.close();
     }

@@ -317,20 +317,23 @@ export class ChunkTable extends ChunkTableBase {
   }
 
   /**
-   * Compact fragments, fold new rows into the vector index and drop deleted rows from it, prune old versions, then
-   * build the full-text index again from the rows: afterwards it covers every row and its statistics are exact.
-   * O(table): run by upkeep in the background (services/indexing.ts), under the write lock.
+   * Build the full-text index again from the rows: afterwards it covers every row and its statistics are exact.
+   * With `compact`, first compact the fragments, fold new rows into the vector index and drop deleted rows from
+   * it, and prune old versions (one optimize()). O(table): run by upkeep in the background (services/indexing.ts),
+   * under the write lock; upkeep compacts only when it pays (compactionDue there).
    */
-  async optimize(): Promise<void> {
+  async optimize(compact = true): Promise<void> {
     // Searches meanwhile read the last version before upkeep (`before`).
     await this.upkeep(async (before) => {
-      // Compaction, index upkeep and pruning in one call: versions older than every open snapshot go, with the
-      // cutoff set back for the time compaction takes (prune-cutoff.ts: a second call compacted the table again).
-      const oldest = Math.min(before.version, ...[...this.retired].map((s) => s.version));
-      const stamp = (await this.table.listVersions()).find((v) => v.version === oldest)?.timestamp;
-      const t0 = performance.now();
-      await this.table.optimize({ cleanupOlderThan: pruneCutoff(stamp?.getTime(), this.lastCompactionMs) });
-      this.lastCompactionMs = performance.now() - t0;
+      if (compact) {
+        // Compaction, index upkeep and pruning in one call: versions older than every open snapshot go, with the
+        // cutoff set back for the time compaction takes (prune-cutoff.ts: a second call compacted the table again).
+        const oldest = Math.min(before.version, ...[...this.retired].map((s) => s.version));
+        const stamp = (await this.table.listVersions()).find((v) => v.version === oldest)?.timestamp;
+        const t0 = performance.now();
+        await this.table.optimize({ cleanupOlderThan: pruneCutoff(stamp?.getTime(), this.lastCompactionMs) });
+        this.lastCompactionMs = performance.now() - t0;
+      }
       // The full-text index is then built again from the live rows. What optimize() folded in is not used:
       // - LanceDB 0.31's folded index loses rows from limited queries: after appended rows were folded in, a top-25
       //   query left out every appended row in 4 of 6 builds (all 40 queries alike), while a top-1000 query and a
@@ -342,6 +345,13 @@ export class ChunkTable extends ChunkTableBase {
           await this.lexical.reindexed(this.table);
         });
     });
+  }
+
+  /** Rows with a vector that the ANN index does not cover yet (searched exactly, each query), 0 without one. */
+  async unindexedVectors(): Promise<number> {
+    if (!this.vectorIndex) return 0;
+    const name = (await this.table.listIndices()).find((i) => i.columns.includes('vector'))?.name;
+    return name ? ((await this.table.indexStats(name))?.numUnindexedRows ?? 0) : 0;
   }
 
   async unindexedRows(): Promise<number> {
