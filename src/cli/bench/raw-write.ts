@@ -3,7 +3,7 @@ import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { GROUP_CHUNKS } from '../../core/jobs/runner.js';
 import { annIndexConfig, annIndexKind } from '../../core/store/ann-params.js';
-import { FTS_OPTIONS } from '../../core/store/fts-index.js';
+import { buildFts } from '../../core/store/fts-index.js';
 import { DOCUMENTS_TABLE } from '../../core/store/documents-repo.js';
 import { configureLance } from '../../core/store/lance-runtime.js';
 import { round, secondsOf } from './stats.js';
@@ -58,10 +58,7 @@ export async function rawWrite(dataDir: string, scratch: string): Promise<RawWri
     });
     const indexes = ['fts', ...(vectorIndex ? ['ivf_rq'] : [])];
     const index_s = await secondsOf(() =>
-      Promise.all([
-        target.createIndex('fts', { config: lancedb.Index.fts(FTS_OPTIONS) }),
-        vectorIndex ? target.createIndex('vector', { config: annIndexConfig(chunks.numRows) }) : undefined,
-      ]),
+      Promise.all([buildFts(target), vectorIndex ? target.createIndex('vector', { config: annIndexConfig(chunks.numRows) }) : undefined]),
     );
     return {
       chunks: chunks.numRows,

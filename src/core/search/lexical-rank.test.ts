@@ -6,7 +6,7 @@ import type { Kb } from '../../shared/contract/index.js';
 import { DEFAULT_CHUNKING } from '../../shared/contract/index.js';
 import { MAX_TOKEN_BYTES } from '../store/bm25.js';
 import type { ChunkRow } from '../store/chunk-table.js';
-import { FTS_OPTIONS } from '../store/fts-index.js';
+import { buildFts } from '../store/fts-index.js';
 import { Store } from '../store/store.js';
 import { tempDir } from '../test-support.js';
 import { analyzeForIndex } from '../text/analyzer.js';
@@ -80,9 +80,7 @@ let fresh = 0;
 /** The top 10 of a freshly built index holding exactly the table's live rows. */
 async function freshTop(live: Array<{ chunk_id: string; fts: string }>, query: string) {
   const t = await db.createTable(`fresh${fresh++}`, live);
-  await t.createIndex('fts', {
-    config: lancedb.Index.fts(FTS_OPTIONS),
-  });
+  await buildFts(t);
   const out = (await t
     .query()
     .fullTextSearch(analyzeForIndex(query), { columns: ['fts'] })

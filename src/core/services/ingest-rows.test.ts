@@ -3,7 +3,7 @@ import type { AddResult } from '../../shared/contract/index.js';
 import type { RagError } from '../../shared/errors.js';
 import { analyzeForIndex } from '../text/analyzer.js';
 import type { PreparedDoc } from './ingest.js';
-import { analyzeChunks, buildRows } from './ingest-rows.js';
+import { analyzeChunks, buildRows, contentFileTexts } from './ingest-rows.js';
 
 function doc(doc_id: string, title: string, texts: string[]): PreparedDoc {
   const text = texts.join('\n\n');
@@ -63,7 +63,7 @@ describe('analyzeChunks and buildRows', () => {
     const results: Array<AddResult | RagError> = [];
     const pending = docs.map((d, i) => ({ i, doc: d, decision: { kind: 'write' as const, existing: false } }));
     const built = buildRows('kb', pending, { ...at, fts: analyzeChunks(docs), contentFileMinChars: 82 }, results);
-    expect(built.files).toEqual([
+    expect(contentFileTexts(docs, 82)).toEqual([
       { doc_id: 'big', text: big.parsed.text },
       { doc_id: 'edge', text: edge.parsed.text },
     ]);

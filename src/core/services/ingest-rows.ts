@@ -22,6 +22,13 @@ export function inContentFile(text: string, minChars: number): boolean {
   return text.length >= minChars && text.length > 0;
 }
 
+/** The texts of documents kept in content files (inContentFile): written before the rows that point at them. */
+export function contentFileTexts(docs: Iterable<PreparedDoc>, minChars: number): Array<{ doc_id: string; text: string }> {
+  const out: Array<{ doc_id: string; text: string }> = [];
+  for (const doc of docs) if (inContentFile(doc.parsed.text, minChars)) out.push({ doc_id: doc.doc_id, text: doc.parsed.text });
+  return out;
+}
+
 /**
  * Each chunk's full-text column (analyzer.ts: the title and the text, analysed): the costliest part of a row
  * (~45 ms a batch of 2,048 chunks), so computed before the KB's write lock is taken, while the batch before
@@ -63,14 +70,12 @@ export function buildRows(
 ): {
   rows: ChunkRow[];
   docRows: DocumentRow[];
-  files: Array<{ doc_id: string; text: string }>;
   good: Pending[];
   fields: Record<string, MetadataFieldType>;
 } {
   const { version, now } = at;
   const rows: ChunkRow[] = [];
   const docRows: DocumentRow[] = [];
-  const files: Array<{ doc_id: string; text: string }> = [];
   const good: Pending[] = [];
   const fields = { ...at.fields };
   for (const w of toWrite) {
@@ -110,7 +115,6 @@ export function buildRows(
       }
       const text = w.doc.parsed.text;
       const inFile = inContentFile(text, at.contentFileMinChars);
-      if (inFile) files.push({ doc_id: w.doc.doc_id, text });
       docRows.push({
         kb_id: kbId,
         doc_id: w.doc.doc_id,
@@ -133,5 +137,5 @@ export function buildRows(
       results[w.i] = err instanceof RagError ? err : new RagError('internal', String(err), { cause: err });
     }
   }
-  return { rows, docRows, files, good, fields };
+  return { rows, docRows, good, fields };
 }

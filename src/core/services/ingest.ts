@@ -10,7 +10,7 @@ import { crashPoint } from '../store/crash-point.js';
 import type { DocChangeSet } from '../store/doc-changes.js';
 import { sha256 } from '../util/hash.js';
 import type { CoreContext } from './context.js';
-import { analyzeChunks, buildRows, inContentFile, newVersion, type Pending } from './ingest-rows.js';
+import { analyzeChunks, buildRows, contentFileTexts, newVersion, type Pending } from './ingest-rows.js';
 import { ensureChunkTable } from '../store/ensure-chunk-table.js';
 import { markNeedsVectors } from './heal.js';
 import { indexFirstWrite, scheduleIndexing } from './indexing.js';
@@ -251,12 +251,11 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
     committed: new Set(),
     rows: 0,
   };
-  const filed = first.filter((w) => inContentFile(w.doc.parsed.text, ctx.options.contentFileMinChars)).map((w) => w.doc);
-  const filing = ctx.store.contents.putAll(
-    kbId,
-    batch.version,
-    filed.map((d) => ({ doc_id: d.doc_id, text: d.parsed.text })),
+  const filed = contentFileTexts(
+    first.map((w) => w.doc),
+    ctx.options.contentFileMinChars,
   );
+  const filing = ctx.store.contents.putAll(kbId, batch.version, filed);
   filing.catch(() => undefined);
   try {
     // While the embedding worker runs and the batch before is written: the full-text column (see analyzeChunks).
@@ -340,7 +339,7 @@ async function writeBatch(ctx: CoreContext, b: Batch): Promise<void> {
     version,
     doc_ids: good.map((w) => w.doc.doc_id),
   });
-  // The large texts are in their content files already (commitDocuments, the rule of built.files); a failure from
+  // The large texts are in their content files already (commitDocuments: contentFileTexts); a failure from
   // here on rolls the write back (Store.write), and the files go with it.
   await table.writeDocs(built.rows, replacing);
   b.rows = built.rows.length;

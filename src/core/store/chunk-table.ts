@@ -350,8 +350,8 @@ export class ChunkTable extends ChunkTableBase {
   /** Rows with a vector that the ANN index does not cover yet (searched exactly, each query), 0 without one. */
   async unindexedVectors(): Promise<number> {
     if (!this.vectorIndex) return 0;
-    const name = (await this.table.listIndices()).find((i) => i.columns.includes('vector'))?.name;
-    return name ? ((await this.table.indexStats(name))?.numUnindexedRows ?? 0) : 0;
+    // LanceDB names an index after its column: buildIndexes makes 'vector_idx' (as buildFts makes 'fts_idx').
+    return (await this.table.indexStats('vector_idx'))?.numUnindexedRows ?? 0;
   }
 
   async unindexedRows(): Promise<number> {
