@@ -24,6 +24,7 @@ export default defineConfig({
           cli: resolve(__dirname, 'src/cli/index.ts'),
           'embed-worker': resolve(__dirname, 'src/core/embed/embed-worker.ts'),
           'parse-worker': resolve(__dirname, 'src/core/parse/pool/parse-worker.ts'),
+          'analysis-worker': resolve(__dirname, 'src/core/services/analysis-worker.ts'),
         },
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
       },

@@ -16,6 +16,7 @@ import { defaultParsePool } from './parse/pool/parse-pool.js';
 import { JobManager } from './jobs/job-manager.js';
 import { CallMetrics } from './metrics/call-metrics.js';
 import { DEFAULT_OPTIONS, type CoreContext, type CoreOptions, type IngestEvent } from './services/context.js';
+import { releaseAnalysisWorker } from './services/analysis-pool.js';
 import { anyIndexingAhead, flushIndexing } from './services/indexing.js';
 import { startHealing, stopHealing } from './services/heal.js';
 import { resumeModelChanges, stopModelChanges } from './services/model-change.js';
@@ -180,6 +181,7 @@ export class Core {
     // a 200 MB file or of a folder of 50,000 files).
     if (this.ownsModels) await this.ctx.models.dispose();
     await defaultParsePool().releaseIdle();
+    await releaseAnalysisWorker();
     if (anyIndexingAhead(this.ctx)) {
       clearAnalyzerCaches();
       collectGarbage();

@@ -2,7 +2,7 @@ import type { AddResult, MetadataFieldType } from '../../shared/contract/index.j
 import { RagError } from '../../shared/errors.js';
 import type { ChunkRow } from '../store/chunk-table.js';
 import type { DocumentRow } from '../store/documents-repo.js';
-import { analyzeAfter, analyzeForIndex } from '../text/analyzer.js';
+import { analyzeChunkTexts } from '../text/analyzer.js';
 import type { Decision, PreparedDoc } from './ingest.js';
 import { typeMetadata } from './metadata.js';
 
@@ -30,19 +30,16 @@ export function contentFileTexts(docs: Iterable<PreparedDoc>, minChars: number):
 }
 
 /**
- * Each chunk's full-text column (analyzer.ts: the title and the text, analysed): the costliest part of a row
- * (~45 ms a batch of 2,048 chunks), so computed before the KB's write lock is taken, while the batch before
- * is written and the embedding worker runs, not inside the lock.
+ * Each chunk's full-text column (analyzer.ts: the title and the text, analysed), on this thread: the costliest part
+ * of a row (~45 ms a batch of 2,048 chunks), so computed before the KB's write lock is taken, while the batch
+ * before is written and the embedding worker runs, not inside the lock; a batch of more than a few chunks goes to
+ * a worker thread of its own instead (analysis-pool.ts).
  */
 export function analyzeChunks(docs: Iterable<PreparedDoc>): Map<PreparedDoc, string[]> {
   const out = new Map<PreparedDoc, string[]>();
-  // Loops, not callbacks made per call (see store/arrow-build.ts).
   for (const doc of docs) {
-    // analyzeForIndex(`${title}\n${text}`), the title analysed once.
-    const head = analyzeForIndex(doc.title);
-    const fts = new Array<string>(doc.chunks.length);
-    for (let i = 0; i < fts.length; i++) fts[i] = analyzeAfter(head, doc.chunks[i]!.text);
-    out.set(doc, fts);
+    const texts = doc.chunks.map((c) => c.text);
+    out.set(doc, analyzeChunkTexts(doc.title, texts));
   }
   return out;
 }

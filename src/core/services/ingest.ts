@@ -10,7 +10,8 @@ import { crashPoint } from '../store/crash-point.js';
 import type { DocChangeSet } from '../store/doc-changes.js';
 import { sha256 } from '../util/hash.js';
 import type { CoreContext } from './context.js';
-import { analyzeChunks, buildRows, contentFileTexts, newVersion, type Pending } from './ingest-rows.js';
+import { analyzeChunksOffThread } from './analysis-pool.js';
+import { buildRows, contentFileTexts, newVersion, type Pending } from './ingest-rows.js';
 import { ensureChunkTable } from '../store/ensure-chunk-table.js';
 import { markNeedsVectors } from './heal.js';
 import { indexFirstWrite, scheduleIndexing } from './indexing.js';
@@ -259,7 +260,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
   filing.catch(() => undefined);
   try {
     // While the embedding worker runs and the batch before is written: the full-text column (see analyzeChunks).
-    batch.fts = analyzeChunks(first.map((w) => w.doc));
+    const analysis = analyzeChunksOffThread(first.map((w) => w.doc));
     if (embedder) {
       for (const w of first) ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'embed', chunks: w.doc.chunks.length });
       const flat = await embedding;
@@ -271,6 +272,7 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
         }
       } else batch.embedder = undefined;
     }
+    batch.fts = await analysis;
     await filing;
     crashPoint('content-written');
     await ctx.store.write(kbId, () => writeBatch(ctx, batch));

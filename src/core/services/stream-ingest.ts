@@ -18,7 +18,8 @@ import type { CoreContext } from './context.js';
 import { markNeedsVectors } from './heal.js';
 import { indexFirstWrite, scheduleIndexing } from './indexing.js';
 import { noVectorsWarnings, tryEmbedder, type PreparedDoc } from './ingest.js';
-import { analyzeChunks, buildRows, newVersion } from './ingest-rows.js';
+import { analyzeChunksOffThread } from './analysis-pool.js';
+import { buildRows, newVersion } from './ingest-rows.js';
 import { embedReusing } from './vector-reuse.js';
 
 /** A text or Markdown file to write section by section (see streamFile). */
@@ -149,8 +150,8 @@ export async function streamFile(ctx: CoreContext, kbId: string, input: StreamIn
           ).catch(unavailable)
         : undefined;
       embedding?.catch(() => undefined);
-      // Outside the KB's write lock, while the embedding worker runs (ingest-rows.ts analyzeChunks).
-      const fts = analyzeChunks([doc]);
+      // Outside the KB's write lock, in the analysis worker while the embedding worker runs (analysis-pool.ts).
+      const fts = await analyzeChunksOffThread([doc]);
       const vectors = await embedding;
       if (!vectors) vectorsOk = undefined;
       // Outside the KB's write lock: only the staged-write marker tells the next open what to remove.

@@ -1,37 +1,19 @@
 /**
  * The parse worker (worker_threads), spawned by ParsePool: runs named tasks on untrusted bytes under the pool's
- * memory and time limits. Add a task by adding a handler to TASK_HANDLERS (OCR: a per-page handler that calls
- * `ctx.progress` after each page and stops when `ctx.signal` aborts). Bundled builds emit it as
- * `out/main/parse-worker.js`; under vitest/tsx it runs from this .ts file.
+ * memory and time limits (task-loop.ts serves them). Add a task by adding a handler to TASK_HANDLERS (OCR: a
+ * per-page handler that calls `ctx.progress` after each page and stops when `ctx.signal` aborts). Bundled builds
+ * emit it as `out/main/parse-worker.js`; under vitest/tsx it runs from this .ts file.
  */
-import { parentPort, threadId } from 'node:worker_threads';
-import { RagError, toErrorEnvelope } from '../../../shared/errors.js';
+import { threadId } from 'node:worker_threads';
+import { RagError } from '../../../shared/errors.js';
 import type { OcrPageTask } from '../../ocr/page-task.js';
 import { packParsed, parseWithParser, type ParseTaskPayload } from '../registry.js';
 import { packSection, parseSection, type SectionTask } from '../stream/section-task.js';
-import type { PoolRequest, PoolResponse, TaskProgress } from './protocol.js';
-
-// stdout carries the MCP protocol in one process mode: nothing from this thread may print there.
-const toStderr = (...args: unknown[]): void => console.error(...args);
-console.log = toStderr;
-console.info = toStderr;
-console.debug = toStderr;
-console.warn = toStderr;
-process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-
-const port = parentPort;
-if (!port) throw new Error('parse-worker must run as a worker thread');
-
-export interface TaskContext {
-  progress(p: TaskProgress): void;
-  signal: AbortSignal;
-}
-
-type Handler = (payload: never, ctx: TaskContext) => Promise<unknown>;
+import { serveTasks, type TaskHandler } from './task-loop.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-const TASK_HANDLERS: Record<string, Handler> = {
+const TASK_HANDLERS: Record<string, TaskHandler> = {
   parse: async (payload: ParseTaskPayload) => packParsed(await parseWithParser(payload)),
   // One section of a large text or Markdown file (stream/section-task.ts).
   section: async (payload: SectionTask) => packSection(parseSection(payload)),
@@ -68,30 +50,4 @@ const TASK_HANDLERS: Record<string, Handler> = {
   },
 };
 
-const running = new Map<number, AbortController>();
-
-function post(msg: PoolResponse): void {
-  port!.postMessage(msg);
-}
-
-async function run(id: number, kind: string, payload: unknown): Promise<void> {
-  const controller = new AbortController();
-  running.set(id, controller);
-  try {
-    const handler = TASK_HANDLERS[kind];
-    if (!handler) throw new RagError('internal', `unknown parse task "${kind}"`);
-    const ctx: TaskContext = { progress: (progress) => post({ type: 'progress', id, progress }), signal: controller.signal };
-    const value = await handler(payload as never, ctx);
-    post({ type: 'result', id, ok: true, value });
-  } catch (err) {
-    post({ type: 'result', id, ok: false, error: toErrorEnvelope(err) });
-  } finally {
-    running.delete(id);
-  }
-}
-
-port.on('message', (msg: PoolRequest) => {
-  if (msg.type === 'run') void run(msg.id, msg.kind, msg.payload);
-  else running.get(msg.id)?.abort();
-});
-post({ type: 'ready' });
+serveTasks('parse-worker', TASK_HANDLERS);
