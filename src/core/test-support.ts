@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
+import { afterEach } from 'vitest';
 import type { ModelChange } from '../shared/contract/index.js';
 import { Core, type OpenCoreOptions } from './core.js';
 import { buildFixtureModel, buildFixtureReranker } from './embed/fixture-model.js';
@@ -23,6 +24,19 @@ export async function tokenizerModelDirs(): Promise<string[]> {
 
 export function tempDir(prefix = 'ragdesk-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** For a test file: a maker of temp dirs (tempDir with `prefix`), each removed after the test that made it. */
+export function tempDirsPerTest(prefix: string): () => string {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = tempDir(prefix);
+    dirs.push(dir);
+    return dir;
+  };
 }
 
 let builtModels: Promise<{ model: string; reranker: string }> | undefined;

@@ -1,19 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_APP_SETTINGS } from '../../shared/desktop.js';
+import { tempDirsPerTest } from '../test-support.js';
 import { appSettingsJsonSchema, openAppSettings, readAppSettings } from './app-settings.js';
 
-const dirs: string[] = [];
-function tmp(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-settings-'));
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirsPerTest('ragdesk-settings-');
 
 describe('app settings file (conf)', () => {
   it('gives the defaults when there is no file', () => {

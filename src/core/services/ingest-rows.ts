@@ -3,14 +3,9 @@ import { RagError } from '../../shared/errors.js';
 import type { ChunkRow } from '../store/chunk-table.js';
 import type { DocumentRow } from '../store/documents-repo.js';
 import { analyzeChunkTexts } from '../text/analyzer.js';
-import type { Decision, PreparedDoc } from './ingest.js';
+import type { PreparedDoc } from './ingest.js';
+import type { Pending } from './write-decision.js';
 import { typeMetadata } from './metadata.js';
-
-export interface Pending {
-  i: number;
-  doc: PreparedDoc;
-  decision: Extract<Decision, { kind: 'write' }>;
-}
 
 /** A new version stamp: a document's rows, its chunk ids and its content file carry it. */
 export function newVersion(): string {

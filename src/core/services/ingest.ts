@@ -7,11 +7,11 @@ import type { Embedder } from '../embed/types.js';
 import { embedReusing } from './vector-reuse.js';
 import type { ParsedDocument } from '../parse/types.js';
 import { crashPoint } from '../store/crash-point.js';
-import type { DocChangeSet } from '../store/doc-changes.js';
 import { sha256 } from '../util/hash.js';
 import type { CoreContext } from './context.js';
 import { analyzeChunksOffThread } from './analysis-pool.js';
-import { buildRows, contentFileTexts, newVersion, type Pending } from './ingest-rows.js';
+import { buildRows, contentFileTexts, newVersion } from './ingest-rows.js';
+import { decideAll, stillDecided, type Pending } from './write-decision.js';
 import { ensureChunkTable } from '../store/ensure-chunk-table.js';
 import { markNeedsVectors } from './heal.js';
 import { indexFirstWrite, scheduleIndexing } from './indexing.js';
@@ -123,81 +123,6 @@ export async function tryEmbedder(ctx: CoreContext, kb: Kb): Promise<Embedder | 
     if (err instanceof RagError && err.code === 'model_unavailable') return undefined;
     throw err;
   }
-}
-
-/** A write: `existing` when it replaces a stored document, whose `created_at` it keeps and whose `version` it retires. */
-export type Decision = { kind: 'write'; existing: boolean; created_at?: string; version?: string } | { kind: 'skip'; result: AddResult };
-
-interface Known {
-  existing: Map<string, { content_hash: string; chunk_count: number; created_at: string; version: string }>;
-  hashes: Map<string, string>;
-}
-
-function decide(kb: Kb, doc: PreparedDoc, known: Known, seen: Map<string, string>): Decision {
-  const existing = known.existing.get(doc.doc_id);
-  const skip = (reason: string, duplicateOf?: string, chunkCount = 0): Decision => ({
-    kind: 'skip',
-    result: {
-      kb_id: kb.kb_id,
-      doc_id: doc.doc_id,
-      status: 'skipped',
-      chunk_count: chunkCount,
-      skipped_reason: reason,
-      ...(duplicateOf ? { duplicate_of: duplicateOf } : {}),
-      parser: doc.parsed.parser,
-      embedded: false,
-    },
-  });
-  if (existing && existing.content_hash === doc.hash)
-    return skip('unchanged: the same content is already stored', undefined, existing.chunk_count);
-  if (existing && !doc.overwrite) {
-    throw new RagError(
-      'document_already_exists',
-      `document "${doc.doc_id}" already exists in "${kb.kb_id}" (set overwrite to replace it)`,
-      {
-        details: { kb_id: kb.kb_id, doc_id: doc.doc_id },
-      },
-    );
-  }
-  const dup = seen.get(doc.hash) ?? known.hashes.get(doc.hash);
-  if (dup && dup !== doc.doc_id) return skip(`duplicate: the same content is stored as "${dup}"`, dup);
-  return {
-    kind: 'write',
-    existing: Boolean(existing),
-    ...(existing ? { created_at: existing.created_at, version: existing.version } : {}),
-  };
-}
-
-/** Per document of a batch: decide, against what is stored now, whether to write, skip or refuse it. */
-async function decideAll(
-  ctx: CoreContext,
-  kb: Kb,
-  items: Array<{ i: number; doc: PreparedDoc }>,
-  results: Array<AddResult | RagError>,
-): Promise<Array<{ i: number; doc: PreparedDoc; decision: Extract<Decision, { kind: 'write' }> }>> {
-  const kbId = kb.kb_id;
-  const seen = new Map<string, string>();
-  // Two queries for the whole batch: which doc_ids exist, which contents are already stored.
-  const known: Known = {
-    existing: await ctx.store.docs.summaries(kbId, [...new Set(items.map((d) => d.doc.doc_id))]),
-    hashes: await ctx.store.docs.findByHashes(kbId, [...new Set(items.map((d) => d.doc.hash))]),
-  };
-  const toWrite: Array<{ i: number; doc: PreparedDoc; decision: Extract<Decision, { kind: 'write' }> }> = [];
-  for (const { i, doc } of items) {
-    try {
-      const decision = decide(kb, doc, known, seen);
-      if (decision.kind === 'skip') {
-        results[i] = decision.result;
-        ctx.events.emit('ingest', { kb_id: kbId, doc_id: doc.doc_id, stage: 'skipped', message: decision.result.skipped_reason });
-        continue;
-      }
-      seen.set(doc.hash, doc.doc_id);
-      toWrite.push({ i, doc, decision });
-    } catch (err) {
-      results[i] = err instanceof RagError ? err : new RagError('internal', String(err), { cause: err });
-    }
-  }
-  return toWrite;
 }
 
 /**
@@ -385,11 +310,6 @@ async function embedAgain(ctx: CoreContext, b: Batch, toWrite: Pending[]): Promi
     else b.embedder = undefined;
   }
   if (!b.embedder) b.vectors.clear();
-}
-
-/** Whether decisions to write these documents hold after `changes` (undefined: not known, so they do not). */
-function stillDecided(changes: DocChangeSet | undefined, items: ReadonlyArray<{ doc: PreparedDoc }>): boolean {
-  return changes !== undefined && items.every(({ doc }) => !changes.docIds.has(doc.doc_id) && !changes.hashes.has(doc.hash));
 }
 
 /** The passages of documents, in order (loops: see store/arrow-build.ts). */

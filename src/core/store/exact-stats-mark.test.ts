@@ -1,18 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirsPerTest } from '../test-support.js';
 import { ExactStatsMark } from './exact-stats-mark.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-const tmp = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-exact-mark-'));
-  dirs.push(d);
-  return d;
-};
+const tmp = tempDirsPerTest('ragdesk-exact-mark-');
 
 describe('ExactStatsMark', () => {
   it('holds from the version it was set at on, and not once cleared', () => {

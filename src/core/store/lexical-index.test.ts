@@ -1,12 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { connect, type Connection } from '@lancedb/lancedb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bm25, indexTokens } from './bm25.js';
 import { plainChunkRow, type ChunkRow } from './chunk-rows.js';
 import { ChunkTable } from './chunk-table.js';
 import type { LexicalIndex } from './lexical-index.js';
+import { tempDirsPerTest } from '../test-support.js';
 import { prng } from '../util/prng.js';
 
 /**
@@ -18,10 +17,7 @@ import { prng } from '../util/prng.js';
 const WORDS = 'harbour crane berth container vessel cargo customs tariff duty pilot tug anchor quay freight'.split(' ');
 const TERMS = ['harbour', 'cargo', 'anchor', 'freight', 'absent'];
 const rand = prng(7);
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tableDir = tempDirsPerTest('ragdesk-lexical-index-');
 
 const live = new Map<string, string>();
 function doc(docId: string, chunks: number): ChunkRow[] {
@@ -60,8 +56,7 @@ async function expectCounts(table: ChunkTable, step: string): Promise<{ derived:
 }
 
 async function setUp(): Promise<{ db: Connection; table: ChunkTable; dir: string }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-lexical-index-'));
-  dirs.push(dir);
+  const dir = tableDir();
   live.clear();
   const db = await connect(dir);
   const table = await ChunkTable.create(db, 'chunks__t', 0, dir);
@@ -121,8 +116,7 @@ describe('document frequencies of the indexed part', () => {
   }, 60_000);
 
   it('are read off an index built after a document was replaced (one fragment dropped, one written, one commit)', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ragdesk-lexical-index-'));
-    dirs.push(dir);
+    const dir = tableDir();
     live.clear();
     const db = await connect(dir);
     const table = await ChunkTable.create(db, 'chunks__t', 0, dir);
