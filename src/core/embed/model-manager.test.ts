@@ -224,6 +224,18 @@ describe('WorkerModelManager with the fixture model', () => {
     expect(estimate.count('heart disease')).toBe(4);
   });
 
+  it('loads a tokenizer once when two writes ask for it at once', async () => {
+    const fresh = createModelManager({ dataDir: path.join(root, 'data-tokenizer-once'), allowDownload: false });
+    try {
+      const [a, b] = await Promise.all([fresh.getTokenCounter(fixture.dir), fresh.getTokenCounter(fixture.dir)]);
+      expect(a.id).toBe(fixture.dir);
+      expect(b).toBe(a);
+      expect(await fresh.getTokenCounter(fixture.dir)).toBe(a);
+    } finally {
+      await fresh.dispose();
+    }
+  });
+
   it('restarts a crashed worker and keeps serving the same embedder', async () => {
     const embedder = await manager.getEmbedder(fixture.dir);
     const [before] = await embedder.embedPassages(['heart disease']);

@@ -55,6 +55,7 @@ export class WorkerModelManager implements ModelManager {
   private readonly embedders = new Map<string, WorkerEmbedder>();
   private readonly rerankers = new Map<string, Reranker>();
   private readonly tokenCounters = new Map<string, TokenCounter>();
+  private readonly tokenCounterLoads = new Map<string, Promise<TokenCounter | undefined>>();
   private readonly listeners = new Set<(event: ModelProgressEvent) => void>();
   private readonly crashes: number[] = [];
   /** Ollama / OpenAI-compatible embedders; they never touch the worker. */
@@ -137,9 +138,15 @@ export class WorkerModelManager implements ModelManager {
     const spec = resolveModelSpec(model, 'embedding');
     const known = this.tokenCounters.get(spec.resolved);
     if (known) return known;
-    const counter = await loadModelTokenCounter(spec, this.cacheDir);
+    // One load per tokenizer: the first writes of two adds at once each asked for it, and each loaded it.
+    let loading = this.tokenCounterLoads.get(spec.resolved);
+    if (!loading) {
+      loading = loadModelTokenCounter(spec, this.cacheDir).finally(() => this.tokenCounterLoads.delete(spec.resolved));
+      this.tokenCounterLoads.set(spec.resolved, loading);
+    }
+    const counter = await loading;
     if (!counter) return estimateTokenCounter; // not cached: checked again next time (the model may arrive)
-    this.tokenCounters.set(spec.resolved, counter);
+    if (!this.disposed) this.tokenCounters.set(spec.resolved, counter);
     return counter;
   }
 
