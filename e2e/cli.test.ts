@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureModel } from '../src/core/embed/fixture-model.js';
+import { INLINE_MAX_CHUNKS } from '../src/core/services/analysis-pool.js';
 import { fixtureModels, tempDir } from '../src/core/test-support.js';
 import { json, ragdesk, ROOT } from './cli-support.js';
 
@@ -220,21 +221,39 @@ afterAll(() => {
 });
 
 describe('the built binary', () => {
-  it('bin/ragdesk.js runs the bundled CLI, including the embedding worker (npm test builds first)', async () => {
+  it('bin/ragdesk.js runs the bundled CLI, including its workers: parsing, embedding, analysis (npm test builds first)', async () => {
     const { execFile } = await import('node:child_process');
     const run = (args: string[]) =>
-      new Promise<{ code: number; stdout: string }>((resolve) => {
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
         execFile(
           process.execPath,
           [path.join(ROOT, 'bin/ragdesk.js'), ...args],
           { env: { ...process.env, RAGDESK_OFFLINE: '1' } },
-          (err, stdout) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
+          (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
         );
       });
     expect(fs.existsSync(path.join(ROOT, 'out/main/cli.js')), 'out/main/cli.js is missing: run `npm run build` first').toBe(true);
     const dir = tempDir('ragdesk-bin-');
     expect((await run(['--data-dir', dir, 'kb', 'create', 'b', '--model', model])).code).toBe(0);
-    expect((await run(['--data-dir', dir, 'add', path.join(ROOT, 'rag_data/en-customs-clearance.md'), '--kb', 'b'])).code).toBe(0);
+    // Small chunks, so that a batch is analysed in the analysis worker (more than INLINE_MAX_CHUNKS), which says on
+    // stderr when it cannot run.
+    const add = await run([
+      '--data-dir',
+      dir,
+      '--json',
+      'add',
+      path.join(ROOT, 'rag_data'),
+      '--kb',
+      'b',
+      '--chunk-size',
+      '48',
+      '--chunk-overlap',
+      '8',
+    ]);
+    expect(add.code, add.stderr).toBe(0);
+    const chunks = (JSON.parse(add.stdout) as { results: Array<{ chunks?: number }> }).results.reduce((n, r) => n + (r.chunks ?? 0), 0);
+    expect(chunks).toBeGreaterThan(INLINE_MAX_CHUNKS);
+    expect(add.stderr).not.toContain('full-text analysis runs on the main thread');
     const res = await run(['--data-dir', dir, 'search', 'physical inspection', '--kb', 'b', '--mode', 'vector', '--json']);
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout).hits.length).toBeGreaterThan(0);

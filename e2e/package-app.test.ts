@@ -192,7 +192,14 @@ describe.skipIf(!linux)('the packaged desktop app (electron-builder.config.mjs)'
       .map((f) => path.relative(ROOT, f).split(path.sep).join('/'))
       .filter((f) => !f.endsWith('.map'));
     expect(built).toEqual(
-      expect.arrayContaining(['out/main/index.js', 'out/main/cli.js', 'out/main/embed-worker.js', 'out/preload/index.cjs']),
+      expect.arrayContaining([
+        'out/main/index.js',
+        'out/main/cli.js',
+        'out/main/embed-worker.js',
+        'out/main/parse-worker.js',
+        'out/main/analysis-worker.js',
+        'out/preload/index.cjs',
+      ]),
     );
     expect(built.filter((f) => !inAsar.has(f))).toEqual([]);
     const pkg = JSON.parse(extractFile(asar, 'package.json').toString()) as { main: string; type: string };

@@ -73,6 +73,8 @@ describe('the npm package', () => {
       'out/main/cli.js',
       'out/main/index.js',
       'out/main/embed-worker.js',
+      'out/main/parse-worker.js',
+      'out/main/analysis-worker.js',
       'out/renderer/index.html',
       'resources/bin/ragdesk-mcp',
       'resources/bin/ragdesk-mcp.cmd',
