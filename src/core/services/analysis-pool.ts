@@ -17,8 +17,8 @@ let warned = false;
 
 /**
  * The full-text column of a batch's chunks (ingest-rows.ts analyzeChunks), computed in a worker thread of its own
- * (analysis-worker.ts): on the thread that chunks the next files, embeds' results arrive on and writes, analysis
- * was a sixth of its time, and an `add` of 20 MB of Markdown with potion waited ~0.9 s of its ~6.7 s for it. The
+ * (analysis-worker.ts). On the main thread, which also chunks the next files, takes the embeddings and writes, it
+ * was a sixth of the busy time, and a warm `add` of 20 MB of Markdown with potion waited ~0.9 s of ~6.7 s for it. The
  * same strings as analyzeChunks. Small batches stay on the calling thread (INLINE_MAX_CHUNKS); when the worker
  * cannot run (its script missing, a crash) the batch is analysed here, and that is said once on stderr.
  */

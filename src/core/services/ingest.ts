@@ -184,8 +184,10 @@ export async function commitDocuments(ctx: CoreContext, kbId: string, docs: Prep
   const filing = ctx.store.contents.putAll(kbId, batch.version, filed);
   filing.catch(() => undefined);
   try {
-    // While the embedding worker runs and the batch before is written: the full-text column (see analyzeChunks).
+    // The full-text column, in the analysis worker while the embedding worker runs and the batch before is written.
     const analysis = analyzeChunksOffThread(first.map((w) => w.doc));
+    // Awaited below, after the embedding, which may fail first.
+    analysis.catch(() => undefined);
     if (embedder) {
       for (const w of first) ctx.events.emit('ingest', { kb_id: kbId, doc_id: w.doc.doc_id, stage: 'embed', chunks: w.doc.chunks.length });
       const flat = await embedding;
