@@ -41,17 +41,17 @@ export function analyzeChunks(docs: Iterable<PreparedDoc>): Map<PreparedDoc, str
 
 /**
  * The chunk rows and document rows of a batch, all stamped with one `version` (chunk ids carry it too, so a
- * new version never collides with the one it replaces), their full-text column from `at.fts`. Metadata is typed against the KB's fields; a document
- * whose metadata cannot be typed gets its error in `results` and is left out. A text of `at.contentFileMinChars`
- * characters or more goes in `files` (written to a content file before the rows: store/content-files.ts), its
- * row's `content` left empty.
+ * new version never collides with the one it replaces), their full-text column from `at.fts`. Metadata is typed
+ * against the KB's fields; a document whose metadata cannot be typed gets its error in `results` and is left out. A
+ * text kept in a content file (inContentFile: `at.contentFileMinChars` characters or more, written before the rows,
+ * see contentFileTexts) leaves its row's `content` empty.
  */
 export function buildRows(
   kbId: string,
   toWrite: Pending[],
   at: {
     vectors: Map<PreparedDoc, Float32Array[]>;
-    /** analyzeChunks of the batch. */
+    /** The batch's full-text column (analyzeChunks, or the analysis worker's: analysis-pool.ts). */
     fts: Map<PreparedDoc, string[]>;
     version: string;
     now: string;
