@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ParsePool } from '../parse/pool/parse-pool.js';
 import { resolveParseWorkerPath } from '../parse/pool/worker-path.js';
-import { analyzeChunksOffThread, INLINE_MAX_CHUNKS, newAnalysisPool } from './analysis-pool.js';
+import { analyzeChunksOffThread, INLINE_MAX_CHUNKS, newAnalysisPool, TASK_MAX_CHUNKS } from './analysis-pool.js';
 import { analyzeChunks } from './ingest-rows.js';
 import { preparedDoc } from './test-support.js';
 
@@ -28,6 +28,18 @@ describe('analyzeChunksOffThread', () => {
     expect(fts.get(docs[1]!)).toEqual(here.get(docs[1]!));
     expect(fts.get(docs[0]!)![1]).toContain('деклар');
     expect(fts.get(docs[1]!)![2]).toContain('海关');
+  });
+
+  it('a document of more chunks than a task holds is analysed in slices, put back together in order', async () => {
+    const docs = [
+      preparedDoc('small', 'Первый', texts(5, 's')),
+      preparedDoc('big', 'Большой документ', texts(2 * TASK_MAX_CHUNKS + 7, 'b')),
+      preparedDoc('after', '之后', texts(9, 'a')),
+    ];
+    const fts = await analyzeChunksOffThread(docs, pool);
+    const here = analyzeChunks(docs);
+    for (const doc of docs) expect(fts.get(doc)).toEqual(here.get(doc));
+    expect(fts.get(docs[1]!)).toHaveLength(2 * TASK_MAX_CHUNKS + 7);
   });
 
   it('a batch of a few chunks is analysed on the calling thread', async () => {

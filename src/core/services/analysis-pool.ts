@@ -7,6 +7,12 @@ import { analyzeChunks } from './ingest-rows.js';
 /** Batches of up to this many chunks are analysed on the calling thread: a single note is not worth a round trip. */
 export const INLINE_MAX_CHUNKS = 64;
 /**
+ * Chunks per task at most (a job's batch holds up to 2,048): a large document's texts cross to the worker and back a
+ * slice at a time, not all at once. A 4 MB Markdown file (one document, ~11k chunks) peaked at 518-535 MB in one task,
+ * 509-521 MB in slices, 484-493 MB analysed on the calling thread (three runs each).
+ */
+export const TASK_MAX_CHUNKS = 2048;
+/**
  * The worker's young generation, MB. Analysis makes short-lived strings: 8 against the pool's 32 kept the peak RSS
  * of an `add` of 20 MB of Markdown 25 MB lower at the same speed.
  */
@@ -26,10 +32,13 @@ export async function analyzeChunksOffThread(docs: PreparedDoc[], pool?: ParsePo
   let chunks = 0;
   for (const doc of docs) chunks += doc.chunks.length;
   if (chunks <= INLINE_MAX_CHUNKS) return analyzeChunks(docs);
-  const task: AnalyzeTask = { docs: docs.map((d) => ({ title: d.title, texts: d.chunks.map((c) => c.text) })) };
+  const { tasks, owners } = analyzeTasks(docs);
   try {
-    const columns = (await (pool ?? analysisPool()).run('analyze', task)) as string[][];
-    return new Map(docs.map((doc, i) => [doc, columns[i]!]));
+    const use = pool ?? analysisPool();
+    const columns = await Promise.all(tasks.map((task) => use.run<string[][]>('analyze', task)));
+    const out = new Map<PreparedDoc, string[]>(docs.map((doc) => [doc, []]));
+    columns.forEach((parts, t) => parts.forEach((part, k) => out.get(docs[owners[t]![k]!]!)!.push(...part)));
+    return out;
   } catch (err) {
     if (!warned) {
       warned = true;
@@ -37,6 +46,31 @@ export async function analyzeChunksOffThread(docs: PreparedDoc[], pool?: ParsePo
     }
     return analyzeChunks(docs);
   }
+}
+
+/**
+ * A batch's chunks as tasks of TASK_MAX_CHUNKS at most, in order (a large document's split over several), and for
+ * each task's entries the index of their document.
+ */
+function analyzeTasks(docs: PreparedDoc[]): { tasks: AnalyzeTask[]; owners: number[][] } {
+  const tasks: AnalyzeTask[] = [];
+  const owners: number[][] = [];
+  let room = 0;
+  docs.forEach((doc, d) => {
+    for (let at = 0; at < doc.chunks.length;) {
+      if (room === 0) {
+        tasks.push({ docs: [] });
+        owners.push([]);
+        room = TASK_MAX_CHUNKS;
+      }
+      const take = Math.min(room, doc.chunks.length - at);
+      tasks[tasks.length - 1]!.docs.push({ title: doc.title, texts: doc.chunks.slice(at, at + take).map((c) => c.text) });
+      owners[owners.length - 1]!.push(d);
+      at += take;
+      room -= take;
+    }
+  });
+  return { tasks, owners };
 }
 
 /** A pool of one analysis worker (the process's own is made on the first batch that needs it). */
