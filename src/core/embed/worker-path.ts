@@ -2,32 +2,37 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { RagError } from '../../shared/errors.js';
+import { RagError, type ErrorCode } from '../../shared/errors.js';
 
 /**
- * Where the embedding worker script is, relative to the module that asks (this file, or the bundle chunk it
- * was bundled into):
- * - `./embed-worker.js`: a bundle entry (`out/main/index.js`, `out/main/cli.js`) next to the emitted worker
- *   `out/main/embed-worker.js`, or a plain tsc build of src/;
- * - `../embed-worker.js`: this code inlined into a shared chunk under `out/main/chunks/`;
- * - `./embed-worker.ts`: running from the TypeScript sources (vitest, tsx).
- * The composition root may pass `workerPath` to the manager instead.
+ * Where a worker script `name` is, relative to the module that asks (the module that starts the worker, or the
+ * bundle chunk it was bundled into): the embedding worker, the parse and analysis workers (their pools):
+ * - `./<name>.js`: a bundle entry (`out/main/index.js`, `out/main/cli.js`) next to the emitted worker
+ *   `out/main/<name>.js`, or a plain tsc build of src/;
+ * - `../<name>.js`: that code inlined into a shared chunk under `out/main/chunks/`;
+ * - `./<name>.ts`: running from the TypeScript sources (vitest, tsx).
  */
-export function embedWorkerCandidates(from: string | URL = import.meta.url): string[] {
+export function workerScriptCandidates(name: string, from: string | URL): string[] {
   const here = path.dirname(typeof from === 'string' && !from.startsWith('file:') ? from : fileURLToPath(from));
-  return [path.join(here, 'embed-worker.js'), path.join(here, '..', 'embed-worker.js'), path.join(here, 'embed-worker.ts')];
+  return [path.join(here, `${name}.js`), path.join(here, '..', `${name}.js`), path.join(here, `${name}.ts`)];
 }
 
-/** The first existing candidate (see embedWorkerCandidates); RagError('model_unavailable') when none exists. */
-export function resolveEmbedWorkerPath(from: string | URL = import.meta.url): string {
-  const candidates = embedWorkerCandidates(from);
+/** The first existing candidate (workerScriptCandidates); a RagError with `code`, naming `what`, when none exists. */
+export function resolveWorkerScript(name: string, from: string | URL, what = `the ${name} script`, code: ErrorCode = 'internal'): string {
+  const candidates = workerScriptCandidates(name, from);
   const found = candidates.find((c) => existsSync(c));
-  if (!found) {
-    throw new RagError('model_unavailable', `the embedding worker script was not found (looked for ${candidates.join(', ')})`, {
-      details: { candidates },
-    });
-  }
+  if (!found) throw new RagError(code, `${what} was not found (looked for ${candidates.join(', ')})`, { details: { candidates } });
   return found;
+}
+
+/** The embedding worker's candidates (workerScriptCandidates). The composition root may pass `workerPath` to the manager instead. */
+export function embedWorkerCandidates(from: string | URL = import.meta.url): string[] {
+  return workerScriptCandidates('embed-worker', from);
+}
+
+/** The embedding worker script; RagError('model_unavailable') when it is not there. */
+export function resolveEmbedWorkerPath(from: string | URL = import.meta.url): string {
+  return resolveWorkerScript('embed-worker', from, 'the embedding worker script', 'model_unavailable');
 }
 
 /** File URL of tsx's ESM API (`tsx/esm/api`, import condition), resolved from here; the bare name if that fails. */

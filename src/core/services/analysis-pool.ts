@@ -1,5 +1,5 @@
 import { ParsePool } from '../parse/pool/parse-pool.js';
-import { resolveWorkerScript } from '../parse/pool/worker-path.js';
+import { resolveWorkerScript } from '../embed/worker-path.js';
 import type { AnalyzeTask } from './analysis-worker.js';
 import type { PreparedDoc } from './ingest.js';
 import { analyzeChunks } from './ingest-rows.js';
