@@ -11,7 +11,7 @@ import { DEFAULT_RERANK_PRESET, listPresets, type ModelKind } from './presets.js
 import type { EmbedResult, LoadResult, RerankResult } from './protocol.js';
 import { RemoteModels, type RemoteModelsOptions } from './remote/remote-models.js';
 import { isRemoteModel, parseRemoteSpec } from './remote/remote-spec.js';
-import { loadModelTokenCounter } from './token-counter.js';
+import { TokenCounters } from './token-counter.js';
 import type { Embedder, GetModelOptions, ModelManager, ModelProgressEvent, Reranker } from './types.js';
 import { missingOnDisk } from './loader.js';
 import { EmbedWorkerClient, failureError, isWorkerExit, type ProgressMessage } from './worker-client.js';
@@ -54,8 +54,7 @@ export class WorkerModelManager implements ModelManager {
   private readonly entries = new Map<string, Entry>();
   private readonly embedders = new Map<string, WorkerEmbedder>();
   private readonly rerankers = new Map<string, Reranker>();
-  private readonly tokenCounters = new Map<string, TokenCounter>();
-  private readonly tokenCounterLoads = new Map<string, Promise<TokenCounter | undefined>>();
+  private readonly tokenCounters: TokenCounters;
   private readonly listeners = new Set<(event: ModelProgressEvent) => void>();
   private readonly crashes: number[] = [];
   /** Ollama / OpenAI-compatible embedders; they never touch the worker. */
@@ -64,6 +63,7 @@ export class WorkerModelManager implements ModelManager {
 
   constructor(options: ModelManagerOptions) {
     this.cacheDir = path.join(path.resolve(options.dataDir), 'models');
+    this.tokenCounters = new TokenCounters(this.cacheDir);
     this.batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE));
     this.allowDownload = options.allowDownload ?? true;
     const remoteHost = options.remoteHost ?? process.env.HF_ENDPOINT;
@@ -135,19 +135,8 @@ export class WorkerModelManager implements ModelManager {
       parseRemoteSpec(model); // invalid_parameter on bad syntax
       return estimateTokenCounter; // the server's tokenizer is not at hand
     }
-    const spec = resolveModelSpec(model, 'embedding');
-    const known = this.tokenCounters.get(spec.resolved);
-    if (known) return known;
-    // One load per tokenizer: the first writes of two adds at once each asked for it, and each loaded it.
-    let loading = this.tokenCounterLoads.get(spec.resolved);
-    if (!loading) {
-      loading = loadModelTokenCounter(spec, this.cacheDir).finally(() => this.tokenCounterLoads.delete(spec.resolved));
-      this.tokenCounterLoads.set(spec.resolved, loading);
-    }
-    const counter = await loading;
-    if (!counter) return estimateTokenCounter; // not cached: checked again next time (the model may arrive)
-    if (!this.disposed) this.tokenCounters.set(spec.resolved, counter);
-    return counter;
+    // Not cached: looked for again next time (the model may arrive).
+    return (await this.tokenCounters.get(resolveModelSpec(model, 'embedding'))) ?? estimateTokenCounter;
   }
 
   onProgress(listener: (event: ModelProgressEvent) => void): () => void {

@@ -57,6 +57,39 @@ export async function loadModelTokenCounter(spec: ModelSpec, cacheDir: string): 
   }
 }
 
+/**
+ * The token counters of a process's models, by resolved model: each tokenizer is loaded once, and asks that come
+ * while it loads share the load (the first writes of two adds at once each loaded it). One that is not on disk is
+ * looked for again at the next ask (the model may arrive). Emptied when the model manager is disposed (a counter's
+ * word caches hold up to 200k words); nothing is kept after that.
+ */
+export class TokenCounters {
+  private readonly known = new Map<string, TokenCounter>();
+  private readonly loads = new Map<string, Promise<TokenCounter | undefined>>();
+  private cleared = false;
+
+  constructor(private readonly cacheDir: string) {}
+
+  /** The model's counter, or undefined when its tokenizer is not on disk (or could not be loaded). */
+  async get(spec: ModelSpec): Promise<TokenCounter | undefined> {
+    const known = this.known.get(spec.resolved);
+    if (known) return known;
+    let loading = this.loads.get(spec.resolved);
+    if (!loading) {
+      loading = loadModelTokenCounter(spec, this.cacheDir).finally(() => this.loads.delete(spec.resolved));
+      this.loads.set(spec.resolved, loading);
+    }
+    const counter = await loading;
+    if (counter && !this.cleared) this.known.set(spec.resolved, counter);
+    return counter;
+  }
+
+  clear(): void {
+    this.cleared = true;
+    this.known.clear();
+  }
+}
+
 const MAX_CACHED_WORD = 64;
 const MAX_CACHE = 50_000;
 
