@@ -14,7 +14,7 @@ import { PIECE_SPAN, pieceFinder } from './piece-trie.js';
  * tokenizer itself.
  * The chunker counts tokens with it (token-counter.ts), the embedding worker builds token rows with it
  * (word-ids.ts). Undefined for any other tokenizer, or when it disagrees with the tokenizer's own ids on
- * CHECK_WORDS; uses transformers.js' internal `_tokenizer`.
+ * CHECK_WORDS. Takes a transformers.js tokenizer (its internal `_tokenizer`) or the tokenizers.js Tokenizer itself.
  */
 
 /** Appends `word`'s ids to `out` and returns true, or returns false (and appends nothing) for a word it leaves. */
@@ -95,8 +95,21 @@ interface BertLike {
   encode?(text: string, options?: { add_special_tokens?: boolean }): { ids: number[] };
 }
 
+/**
+ * The tokenizers.js Tokenizer of `tokenizer` (normalizer, pre-tokenizer, model, post-processor): a transformers.js
+ * tokenizer's `_tokenizer`, or `tokenizer` itself when it is one (the main thread loads it alone: token-counter.ts).
+ */
+export function tokenizerPipeline<T>(tokenizer: unknown): T | undefined {
+  // A transformers.js tokenizer is callable: a function.
+  if (!tokenizer || (typeof tokenizer !== 'object' && typeof tokenizer !== 'function')) return undefined;
+  const inner = (tokenizer as { _tokenizer?: unknown })._tokenizer;
+  if (inner && typeof inner === 'object') return inner as T;
+  const own = tokenizer as { model?: unknown; encode?: unknown };
+  return own.model && typeof own.encode === 'function' ? (tokenizer as T) : undefined;
+}
+
 export function bertWordIds(tokenizer: unknown): WordIds | undefined {
-  const t = (tokenizer as { _tokenizer?: BertLike } | undefined)?._tokenizer;
+  const t = tokenizerPipeline<BertLike>(tokenizer);
   const model = t?.model;
   const vocab = model?.tokens_to_ids;
   if (!t || !model || !(vocab instanceof Map) || model.constructor?.name !== 'WordPieceTokenizer' || model.fuse_unk) return undefined;

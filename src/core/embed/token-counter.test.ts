@@ -1,7 +1,88 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
-import { fixtureModels, heapHeldAfterReading, sampleWords, tokenizerModelDirs } from '../test-support.js';
-import { bertWordCount, wordMemoizedCount } from './token-counter.js';
+import { resolveModelSpec } from './model-spec.js';
+import { fixtureModels, heapHeldAfterReading, sampleWords, tempDirsPerTest, tokenizerModelDirs, tokenizerTexts } from '../test-support.js';
+import { bertWordCount, loadModelTokenCounter, readTokenizer, wordMemoizedCount } from './token-counter.js';
+
+const tempDir = tempDirsPerTest('ragdesk-token-counter-');
+
+/**
+ * A SentencePiece-style tokenizer (NFKC, Metaspace, Unigram, XLM-R's template), as multilingual embedding models
+ * (e5, bge-m3) ship it, with a small vocabulary: English, Russian and Chinese pieces, every other character <unk>.
+ * Whitespace becomes one space, as their precompiled normalizer makes it.
+ */
+function writeUnigramTokenizer(dir: string): void {
+  const pieces = ['▁', '▁the', '▁harbor', 'har', 'bor', '▁fee', 's', '▁та', 'мож', 'ен', 'ной', '▁海关', '海', '关', '清', ',', '.', 'e', 'a', 't'];
+  const vocab: Array<[string, number]> = [['<s>', 0], ['<pad>', 0], ['</s>', 0], ['<unk>', 0], ...pieces.map((p, i): [string, number] => [p, -1 - i / 4])];
+  const special = (content: string, id: number) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  const json = {
+    version: '1.0',
+    truncation: null,
+    padding: null,
+    added_tokens: [special('<s>', 0), special('<pad>', 1), special('</s>', 2), special('<unk>', 3)],
+    normalizer: { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Replace', pattern: { Regex: '\\s+' }, content: ' ' }] },
+    pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
+    post_processor: {
+      type: 'TemplateProcessing',
+      single: [{ SpecialToken: { id: '<s>', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }],
+      pair: [{ Sequence: { id: 'A', type_id: 0 } }, { Sequence: { id: 'B', type_id: 1 } }],
+      special_tokens: { '<s>': { id: '<s>', ids: [0], tokens: ['<s>'] }, '</s>': { id: '</s>', ids: [2], tokens: ['</s>'] } },
+    },
+    decoder: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
+    model: { type: 'Unigram', unk_id: 3, vocab, byte_fallback: false },
+  };
+  const config = { tokenizer_class: 'XLMRobertaTokenizer', model_max_length: 512, bos_token: '<s>', eos_token: '</s>', unk_token: '<unk>', pad_token: '<pad>' };
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'tokenizer.json'), JSON.stringify(json));
+  fs.writeFileSync(path.join(dir, 'tokenizer_config.json'), JSON.stringify(config));
+}
+
+describe('readTokenizer (the main thread loads tokenizers.js alone, not transformers.js)', () => {
+  it("encodes every text as transformers.js' AutoTokenizer does: BERT-style (fixture, potion when present) and Unigram", async () => {
+    const unigram = path.join(tempDir(), 'unigram');
+    writeUnigramTokenizer(unigram);
+    const texts = [...tokenizerTexts(), ...sampleWords()];
+    for (const dir of [...(await tokenizerModelDirs()), unigram]) {
+      const own = await readTokenizer(dir);
+      const full = await AutoTokenizer.from_pretrained(dir, { local_files_only: true });
+      let unknown = 0;
+      for (const text of texts) {
+        for (const add_special_tokens of [false, true]) {
+          const want = full.encode(text, { add_special_tokens });
+          const got = own.encode(text, { add_special_tokens }).ids;
+          if (got.join() !== want.join()) expect(got, `${dir}: ${JSON.stringify(text).slice(0, 120)}`).toEqual(want);
+        }
+        if (dir === unigram && own.encode(text).ids.includes(3)) unknown++;
+      }
+      // The Unigram vocabulary is small: most texts hold an unknown piece, some do not.
+      if (dir === unigram) expect(unknown).toBeGreaterThan(100);
+    }
+  });
+
+  it('counts with a Unigram tokenizer through the whole-text path, and estimates when the files cannot be read', async () => {
+    const dir = path.join(tempDir(), 'unigram');
+    writeUnigramTokenizer(dir);
+    const spec = resolveModelSpec(dir, 'embedding');
+    const counter = (await loadModelTokenCounter(spec, dir))!;
+    const full = await AutoTokenizer.from_pretrained(dir, { local_files_only: true });
+    for (const text of ['the harbor fees.', 'таможенной  海关清关', 'harbor\nfees']) {
+      expect(counter.count(text), text).toBe(full.encode(text, { add_special_tokens: false }).length);
+    }
+    expect(counter.index).toBeUndefined();
+    fs.writeFileSync(path.join(dir, 'tokenizer.json'), '{ not json');
+    const stderr = process.stderr.write;
+    const said: string[] = [];
+    process.stderr.write = ((chunk: string) => (said.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      expect(await loadModelTokenCounter(spec, dir)).toBeUndefined();
+    } finally {
+      process.stderr.write = stderr;
+    }
+    expect(said.join('')).toMatch(/could not be loaded, estimating tokens/);
+  });
+});
 
 describe('bertWordCount', () => {
   it("counts every word exactly as the tokenizer's whole pipeline does (fixture BERT tokenizer, and potion when present)", async () => {

@@ -1,4 +1,6 @@
-import type * as TransformersModule from '@huggingface/transformers';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type * as TokenizersModule from '@huggingface/tokenizers';
 import type { TokenCounter } from '../chunk/types.js';
 import { localTokenizerDir } from './loader.js';
 import type { ModelSpec } from './model-spec.js';
@@ -10,44 +12,36 @@ import { wordIdsCounter } from './token-index.js';
 import { wordIdSource } from './word-ids.js';
 
 /**
- * The model's own tokenizer on the main thread, for chunk sizes in model tokens. Only the tokenizer is loaded
- * (a JSON file, milliseconds), from disk only: a preset already downloaded into `<data>/models` or a model
- * folder. transformers.js is imported lazily so hosts that never count tokens never load it here.
+ * The model's own tokenizer on the main thread, for chunk sizes in model tokens, from disk only: a preset already
+ * downloaded into `<data>/models` or a model folder. It is tokenizers.js' Tokenizer built from tokenizer.json and
+ * tokenizer_config.json, as transformers.js' AutoTokenizer builds the one it wraps (transformers.js bundles
+ * tokenizers.js, and its `encode` is the Tokenizer's), without transformers.js: importing that took ~0.3 s of the
+ * main thread of every process that writes, and loads onnxruntime and sharp, which only the embedding worker uses.
+ * tokenizers.js is imported lazily so hosts that never count tokens never load it.
  */
 
-type Transformers = typeof TransformersModule;
-let transformers: Promise<Transformers> | undefined;
-/** Loads mutate the main thread's transformers.js `env`: one at a time. */
-let lock: Promise<unknown> = Promise.resolve();
+type Tokenizers = typeof TokenizersModule;
+let tokenizers: Promise<Tokenizers> | undefined;
 
-function loadTransformers(cacheDir: string): Promise<Transformers> {
-  transformers ??= import('@huggingface/transformers').then((t) => {
-    t.env.allowRemoteModels = false;
-    t.env.allowLocalModels = true;
-    t.env.logLevel = t.LogLevel.ERROR;
-    t.env.cacheDir = cacheDir;
-    return t;
-  });
-  return transformers;
+/** The tokenizers.js Tokenizer of the model files in `dir` (tokenizer.json, tokenizer_config.json). */
+export async function readTokenizer(dir: string): Promise<TokenizersModule.Tokenizer> {
+  const { Tokenizer } = await (tokenizers ??= import('@huggingface/tokenizers'));
+  const [json, config] = await Promise.all(
+    ['tokenizer.json', 'tokenizer_config.json'].map(async (file) => JSON.parse(await readFile(path.join(dir, file), 'utf8')) as object),
+  );
+  return new Tokenizer(json!, config!);
 }
 
 /** A TokenCounter over the model's tokenizer, or undefined when its tokenizer files are not on disk. */
 export async function loadModelTokenCounter(spec: ModelSpec, cacheDir: string): Promise<TokenCounter | undefined> {
-  if (!localTokenizerDir(spec, cacheDir)) return undefined;
-  const run = lock.then(async () => {
-    const t = await loadTransformers(cacheDir);
-    t.env.allowRemoteModels = false;
-    t.env.cacheDir = cacheDir;
-    t.env.localModelPath = spec.localModelPath ?? cacheDir;
-    return t.AutoTokenizer.from_pretrained(spec.name, { local_files_only: true });
-  });
-  lock = run.catch(() => undefined);
+  const dir = localTokenizerDir(spec, cacheDir);
+  if (!dir) return undefined;
   try {
-    const tokenizer = await run;
+    const tokenizer = await readTokenizer(dir);
     // BERT-style: counts and ids from one scan (token-index.ts), the ids handed to the embedding worker.
     const source = wordIdSource(tokenizer);
     if (source) return wordIdsCounter(spec.resolved, source);
-    const full = (text: string) => tokenizer.encode(text, { add_special_tokens: false }).length;
+    const full = (text: string) => tokenizer.encode(text, { add_special_tokens: false }).ids.length;
     return { id: spec.resolved, count: wordMemoizedCount(bertWordCount(tokenizer, full) ?? full), additive: true };
   } catch (err) {
     process.stderr.write(

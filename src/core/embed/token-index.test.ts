@@ -3,6 +3,7 @@ import { AutoTokenizer } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
 import { buildFixtureModel } from './fixture-model.js';
 import { fixtureModels, heapHeldAfterReading, tempDir, tokenizerModelDirs, tokenizerTexts } from '../test-support.js';
+import { readTokenizer } from './token-counter.js';
 import { wordIdsCounter } from './token-index.js';
 import { sameRows, tokenizerRows, wordIdSource, type GivenIds } from './word-ids.js';
 import { batchEncoder } from './batch-encoder.js';
@@ -50,7 +51,8 @@ describe('wordIdsCounter', () => {
     for (const dir of await tokenizers()) {
       const load = () => AutoTokenizer.from_pretrained(dir, { local_files_only: true });
       const plain = await load();
-      const source = wordIdSource(await load());
+      // The main thread's tokenizer (tokenizers.js alone) gives the ids, the worker's (transformers.js) takes them.
+      const source = wordIdSource(await readTokenizer(dir));
       expect(source, dir).toBeDefined();
       const counter = wordIdsCounter('t', source!);
       const encode = batchEncoder(await load());
@@ -95,8 +97,9 @@ describe('wordIdsCounter', () => {
   });
 
   it("gives a whole text's ids as the index does, and none for a text the tokenizer must see whole", async () => {
-    const tokenizer = await AutoTokenizer.from_pretrained((await fixtureModels()).model, { local_files_only: true });
-    const counter = wordIdsCounter('t', wordIdSource(tokenizer)!);
+    const dir = (await fixtureModels()).model;
+    const tokenizer = await AutoTokenizer.from_pretrained(dir, { local_files_only: true });
+    const counter = wordIdsCounter('t', wordIdSource(await readTokenizer(dir))!);
     const ids = (t: string) => Array.from(counter.ids!(t) ?? [-1]);
     expect(ids('Harbor fees, таможенной 海关')).toEqual(tokenizer.encode('Harbor fees, таможенной 海关', { add_special_tokens: false }));
     expect(ids('')).toEqual([]);

@@ -1,6 +1,6 @@
 import { includesAny } from '../util/includes-any.js';
 import { ownString } from '../util/own-string.js';
-import { bertWordIds } from './bert-word-ids.js';
+import { bertWordIds, tokenizerPipeline } from './bert-word-ids.js';
 import { SPACE } from './space-table.js';
 import { int64Rows, type Int64Rows } from './int64-rows.js';
 import { DROPPED_OR_CONTROL } from './tokenizer-fast-paths.js';
@@ -104,14 +104,42 @@ interface Checked {
   added: string[];
 }
 
-/** The tokenizer's parts the per-word path needs, or undefined when it is not BERT-style (no check of ids yet). */
+/** The whitespace (space-table.ts) that clean_text drops: the same for every tokenizer, so derived once. */
+const DIRTY_SPACES = new Uint8Array(0x10000);
+for (let c = 0; c < 0x10000; c++) if (SPACE[c] === 1 && DROPPED_OR_CONTROL.test(String.fromCharCode(c))) DIRTY_SPACES[c] = 1;
+
+/** Whether `t` is a BERT-style pipeline the per-word path is exact for (see the module comment). */
+function bertStyle(t: HfTokenizer | undefined): t is HfTokenizer {
+  if (!t || typeof t.encode !== 'function') return false;
+  if (t.normalizer?.constructor?.name !== 'BertNormalizer' || t.pre_tokenizer?.constructor?.name !== 'BertPreTokenizer') return false;
+  return !t.remove_space && !t.do_lowercase_and_remove_accent;
+}
+
+const addedTexts = (t: HfTokenizer): string[] => (t.added_tokens ?? []).map((a) => a.content ?? '').filter(Boolean);
+
+/** The per-word path of a BERT-style pipeline with these added tokens. */
+function sourceOf(t: HfTokenizer, added: string[]): WordIdSource {
+  const direct = bertWordIds(t);
+  const scratch: number[] = [];
+  // A word the direct path took holds nothing clean_text drops and no added token (bertWordIds leaves those).
+  let lastDirect: string | undefined;
+  return {
+    idsOf: (word) => {
+      scratch.length = 0;
+      lastDirect = direct?.(word, scratch) ? word : undefined;
+      return lastDirect !== undefined ? scratch : t.encode(word, { add_special_tokens: false }).ids;
+    },
+    clean: (word) => word === lastDirect || (!DROPPED_OR_CONTROL.test(word) && !includesAny(word, added)),
+    dirtySpaces: DIRTY_SPACES,
+  };
+}
+
+/** The tokenizer's parts the per-word encoder needs, or undefined when it is not BERT-style (no check of ids yet). */
 function checkedTokenizer(tokenizer: unknown): Checked | undefined {
   const tok = tokenizer as TransformersTokenizer | undefined;
   const t = tok?._tokenizer;
-  if (!tok || !t || typeof t.encode !== 'function' || typeof tok._encode_plus !== 'function') return undefined;
-  if (t.normalizer?.constructor?.name !== 'BertNormalizer' || t.pre_tokenizer?.constructor?.name !== 'BertPreTokenizer') return undefined;
-  if (t.remove_space || t.do_lowercase_and_remove_accent || (tok.padding_side ?? 'right') !== 'right') return undefined;
-  const added = (t.added_tokens ?? []).map((a) => a.content ?? '').filter(Boolean);
+  if (!tok || !bertStyle(t) || typeof tok._encode_plus !== 'function' || (tok.padding_side ?? 'right') !== 'right') return undefined;
+  const added = addedTexts(t);
 
   // The special tokens around a single text: encode a probe with and without them.
   const probe = tok._encode_plus('a', { add_special_tokens: true });
@@ -121,24 +149,10 @@ function checkedTokenizer(tokenizer: unknown): Checked | undefined {
   const keys = Object.keys(probe);
   if (probe.token_type_ids?.some((v) => v !== 0) || probe.attention_mask.some((v) => v !== 1)) return undefined;
   if (keys.some((k) => k !== 'input_ids' && k !== 'attention_mask' && k !== 'token_type_ids')) return undefined;
-
-  const direct = bertWordIds(tokenizer);
-  const scratch: number[] = [];
-  // A word the direct path took holds nothing clean_text drops and no added token (bertWordIds leaves those).
-  let lastDirect: string | undefined;
-  const source: WordIdSource = {
-    idsOf: (word) => {
-      scratch.length = 0;
-      lastDirect = direct?.(word, scratch) ? word : undefined;
-      return lastDirect !== undefined ? scratch : t.encode(word, { add_special_tokens: false }).ids;
-    },
-    clean: (word) => word === lastDirect || (!DROPPED_OR_CONTROL.test(word) && !includesAny(word, added)),
-    dirtySpaces: DIRTY_SPACES,
-  };
   return {
     tok,
     t,
-    source,
+    source: sourceOf(t, added),
     maxLength: tok.model_max_length ?? Infinity,
     pad: tok.pad_token_id ?? 0,
     prefix: probe.input_ids.slice(0, at),
@@ -148,19 +162,20 @@ function checkedTokenizer(tokenizer: unknown): Checked | undefined {
   };
 }
 
-/** The whitespace (space-table.ts) that clean_text drops: the same for every tokenizer, so derived once. */
-const DIRTY_SPACES = new Uint8Array(0x10000);
-for (let c = 0; c < 0x10000; c++) if (SPACE[c] === 1 && DROPPED_OR_CONTROL.test(String.fromCharCode(c))) DIRTY_SPACES[c] = 1;
-
 /**
- * The per-word path of `tokenizer` for ids computed elsewhere than in the encoder (the chunker's token index), or
- * undefined when the encoder would not use it (checked as wordIdsEncoder is) or an added token holds whitespace
- * (a text could then hold one across two words).
+ * The per-word path of a BERT-style tokenizer, for ids computed elsewhere than in the encoder (the chunker's token
+ * index on the main thread, which loads the tokenizers.js Tokenizer alone: token-counter.ts), or undefined for
+ * another kind, or when an added token holds whitespace (a text could then hold one across two words). Its ids
+ * equal the encoder's where both take a word: the two build them from the same tokenizer.json with the same code
+ * and library (transformers.js bundles tokenizers.js; the test compares the main thread's ids with the worker's
+ * rows). Whether the encoder takes given ids at all is the embedding worker's to say (LoadResult.ids): ids are only
+ * handed over where it does.
  */
 export function wordIdSource(tokenizer: unknown): WordIdSource | undefined {
-  const c = checkedTokenizer(tokenizer);
-  if (!c || c.added.some((a) => /\s/.test(a)) || !encoderOf(c, WORD_IDS_MEMO_WORDS)) return undefined;
-  return c.source;
+  const t = tokenizerPipeline<HfTokenizer>(tokenizer);
+  if (!bertStyle(t)) return undefined;
+  const added = addedTexts(t);
+  return added.some((a) => /\s/.test(a)) ? undefined : sourceOf(t, added);
 }
 
 /** The encoder for `tokenizer`, or undefined when it is not BERT-style or disagrees with the tokenizer on a check. */
