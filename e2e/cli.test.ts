@@ -223,11 +223,11 @@ afterAll(() => {
 describe('the built binary', () => {
   it('bin/ragdesk.js runs the bundled CLI, including its workers: parsing, embedding, analysis (npm test builds first)', async () => {
     const { execFile } = await import('node:child_process');
-    const run = (args: string[]) =>
+    const run = (args: string[], nodeArgs: string[] = []) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
         execFile(
           process.execPath,
-          [path.join(ROOT, 'bin/ragdesk.js'), ...args],
+          [...nodeArgs, path.join(ROOT, 'bin/ragdesk.js'), ...args],
           { env: { ...process.env, RAGDESK_OFFLINE: '1' } },
           (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
         );
@@ -235,22 +235,28 @@ describe('the built binary', () => {
     expect(fs.existsSync(path.join(ROOT, 'out/main/cli.js')), 'out/main/cli.js is missing: run `npm run build` first').toBe(true);
     const dir = tempDir('ragdesk-bin-');
     expect((await run(['--data-dir', dir, 'kb', 'create', 'b', '--model', model])).code).toBe(0);
+    // What the main thread loaded, said on stderr at exit: the chunker counts tokens with tokenizers.js alone, so
+    // transformers.js' CommonJS dependencies (onnxruntime-node, sharp) load in the embedding worker only.
+    const probe = path.join(dir, 'main-modules.mjs');
+    fs.writeFileSync(
+      probe,
+      [
+        "import { createRequire } from 'node:module';",
+        "import { isMainThread } from 'node:worker_threads';",
+        'const cache = createRequire(import.meta.url).cache;',
+        'if (isMainThread) process.on("exit", () => process.stderr.write(`main-modules ${JSON.stringify(Object.keys(cache))}\\n`));',
+      ].join('\n'),
+    );
     // Small chunks, so that a batch is analysed in the analysis worker (more than INLINE_MAX_CHUNKS), which says on
     // stderr when it cannot run.
-    const add = await run([
-      '--data-dir',
-      dir,
-      '--json',
-      'add',
-      path.join(ROOT, 'rag_data'),
-      '--kb',
-      'b',
-      '--chunk-size',
-      '48',
-      '--chunk-overlap',
-      '8',
-    ]);
+    const add = await run(
+      ['--data-dir', dir, '--json', 'add', path.join(ROOT, 'rag_data'), '--kb', 'b', '--chunk-size', '48', '--chunk-overlap', '8'],
+      ['--import', probe],
+    );
     expect(add.code, add.stderr).toBe(0);
+    const loaded = JSON.parse(/^main-modules (.*)$/m.exec(add.stderr)![1]!) as string[];
+    expect(loaded.length, 'the probe sees CommonJS modules').toBeGreaterThan(10);
+    expect(loaded.filter((m) => /[\\/]node_modules[\\/](onnxruntime-node|sharp|@huggingface[\\/]transformers)[\\/]/.test(m))).toEqual([]);
     const chunks = (JSON.parse(add.stdout) as { results: Array<{ chunks?: number }> }).results.reduce((n, r) => n + (r.chunks ?? 0), 0);
     expect(chunks).toBeGreaterThan(INLINE_MAX_CHUNKS);
     expect(add.stderr).not.toContain('full-text analysis runs on the main thread');
