@@ -20,8 +20,8 @@ import { DROPPED_OR_CONTROL } from './tokenizer-fast-paths.js';
  * bert-word-ids.ts (or the tokenizer itself, `encode(word)`, for a word it leaves), the special tokens from
  * encoding a probe, and truncation and padding follow transformers.js' `_call`: the whole row (specials included)
  * cut to the length, padded on the right. The encoder is only used when it gives the tokenizer's own rows for every
- * CHECK_TEXTS entry; the test compares rows over the sample KB in three languages. Uses transformers.js' internal
- * `_tokenizer`; anything else: undefined.
+ * CHECK_TEXTS entry; the test compares rows over the sample KB in three languages. The encoder uses transformers.js'
+ * internal `_tokenizer`; wordIdSource takes that or tokenizers.js' Tokenizer itself; anything else: undefined.
  */
 
 /** Distinct words kept; the memo starts over past this. */
