@@ -14,9 +14,44 @@ const tempDir = tempDirsPerTest('ragdesk-token-counter-');
  * Whitespace becomes one space, as their precompiled normalizer makes it.
  */
 function writeUnigramTokenizer(dir: string): void {
-  const pieces = ['▁', '▁the', '▁harbor', 'har', 'bor', '▁fee', 's', '▁та', 'мож', 'ен', 'ной', '▁海关', '海', '关', '清', ',', '.', 'e', 'a', 't'];
-  const vocab: Array<[string, number]> = [['<s>', 0], ['<pad>', 0], ['</s>', 0], ['<unk>', 0], ...pieces.map((p, i): [string, number] => [p, -1 - i / 4])];
-  const special = (content: string, id: number) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  const pieces = [
+    '▁',
+    '▁the',
+    '▁harbor',
+    'har',
+    'bor',
+    '▁fee',
+    's',
+    '▁та',
+    'мож',
+    'ен',
+    'ной',
+    '▁海关',
+    '海',
+    '关',
+    '清',
+    ',',
+    '.',
+    'e',
+    'a',
+    't',
+  ];
+  const vocab: Array<[string, number]> = [
+    ['<s>', 0],
+    ['<pad>', 0],
+    ['</s>', 0],
+    ['<unk>', 0],
+    ...pieces.map((p, i): [string, number] => [p, -1 - i / 4]),
+  ];
+  const special = (content: string, id: number) => ({
+    id,
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  });
   const json = {
     version: '1.0',
     truncation: null,
@@ -26,14 +61,25 @@ function writeUnigramTokenizer(dir: string): void {
     pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
     post_processor: {
       type: 'TemplateProcessing',
-      single: [{ SpecialToken: { id: '<s>', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }],
+      single: [
+        { SpecialToken: { id: '<s>', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '</s>', type_id: 0 } },
+      ],
       pair: [{ Sequence: { id: 'A', type_id: 0 } }, { Sequence: { id: 'B', type_id: 1 } }],
       special_tokens: { '<s>': { id: '<s>', ids: [0], tokens: ['<s>'] }, '</s>': { id: '</s>', ids: [2], tokens: ['</s>'] } },
     },
     decoder: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
     model: { type: 'Unigram', unk_id: 3, vocab, byte_fallback: false },
   };
-  const config = { tokenizer_class: 'XLMRobertaTokenizer', model_max_length: 512, bos_token: '<s>', eos_token: '</s>', unk_token: '<unk>', pad_token: '<pad>' };
+  const config = {
+    tokenizer_class: 'XLMRobertaTokenizer',
+    model_max_length: 512,
+    bos_token: '<s>',
+    eos_token: '</s>',
+    unk_token: '<unk>',
+    pad_token: '<pad>',
+  };
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'tokenizer.json'), JSON.stringify(json));
   fs.writeFileSync(path.join(dir, 'tokenizer_config.json'), JSON.stringify(config));
