@@ -49,7 +49,12 @@ function busyError(owner: LockInfo | undefined): RagError {
  * answers `busy` beside a running app. Otherwise it opens the data dir in this process for the length of the command.
  * A holder without a port (another one-shot command) is waited for, up to RAGDESK_OWNER_WAIT_MS (default 30 s).
  */
-export async function withClient<T>(opts: GlobalOptions, fn: (session: CliSession) => Promise<T>): Promise<T> {
+export async function withClient<T>(
+  opts: GlobalOptions,
+  fn: (session: CliSession) => Promise<T>,
+  /** The KBs the command embeds for ('all': every one), if any: opened here, their worker starts first (early-embedder.ts). */
+  embedFor?: readonly string[] | 'all',
+): Promise<T> {
   const dataDir = cliDataDir(opts.dataDir);
   const lockPath = dataPaths(dataDir).lock;
   const started = Date.now();
@@ -78,7 +83,7 @@ export async function withClient<T>(opts: GlobalOptions, fn: (session: CliSessio
       }
       transport.close();
     } else if (!owner) {
-      const local = await openLocal(dataDir, opts).catch((err: unknown) => {
+      const local = await openLocal(dataDir, opts, embedFor).catch((err: unknown) => {
         // Someone took the data dir between the look and the open: look again.
         if (err instanceof RagError && err.code === 'busy') return undefined;
         throw err;
@@ -96,7 +101,8 @@ export async function withClient<T>(opts: GlobalOptions, fn: (session: CliSessio
 }
 
 /** Open the engine in this process for one command and close it afterwards (flushing index upkeep, releasing the lock). */
-async function openLocal(dataDir: string, opts: GlobalOptions) {
+async function openLocal(dataDir: string, opts: GlobalOptions, embedFor?: readonly string[] | 'all') {
+  if (embedFor && (embedFor === 'all' || embedFor.length > 0)) (await import('./early-embedder.js')).startEmbedderEarly(dataDir, embedFor);
   const { Core } = await import('../core/core.js');
   const core = await Core.open({
     dataDir,

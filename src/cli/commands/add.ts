@@ -38,50 +38,54 @@ export function registerAdd(program: Command): void {
       .option('--exclude <glob>', 'skip files matching this glob (repeatable)', collect),
   ).action(async (paths: string[], o: { kb: string; overwrite?: boolean; exclude?: string[] } & Record<string, unknown>, cmd: Command) => {
     const g = globals(cmd);
-    process.exitCode = await withClient(g, async ({ client }) => {
-      await client.getKb({ kb_id: o.kb });
-      const chunking = chunkingFrom(o as never);
-      const token = progressToken();
-      const bar = createProgress(!g.json);
-      let started = false;
-      let filesDone = 0;
-      const res = await whileProgress(
-        client,
-        token,
-        client.addFiles({
-          kb_id: o.kb,
-          // Absolute: the process that owns the data dir (maybe not this one) reads the files.
-          paths: paths.map((p) => path.resolve(p)),
-          exclude: o.exclude ?? [],
-          overwrite: Boolean(o.overwrite),
-          ...(chunking ? { chunking } : {}),
-          progress_token: token,
-        }),
-        (p) => {
-          if (p.stage === 'bytes') {
-            // A large file written section by section: how far into it.
-            const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
-            if (started) bar.update(filesDone, `${path.basename(p.detail ?? '')} ${mb(p.done)} of ${mb(p.total)} MB`);
-            return;
-          }
-          if (!started) {
-            bar.start(p.total, `indexing into ${o.kb}`);
-            started = true;
-          }
-          filesDone = p.done;
-          bar.update(p.done, p.detail ? path.basename(p.detail) : '');
-        },
-      ).finally(() => bar.stop());
-      if (g.json) {
-        const { kb_id, files, added, updated, skipped, failed, results, job_id } = res;
-        printJson({ kb_id, files, added, updated, skipped, failed, results, job_id });
-      } else {
-        printOutcomes(res);
-        const note = res.added + res.updated > 0 ? await vectorsNote(client, o.kb) : undefined;
-        if (note) printLine(note);
-      }
-      if (res.files === 0) return EXIT.ok;
-      return res.failed === 0 ? EXIT.ok : res.failed === res.files ? EXIT.error : EXIT.partial;
-    });
+    process.exitCode = await withClient(
+      g,
+      async ({ client }) => {
+        await client.getKb({ kb_id: o.kb });
+        const chunking = chunkingFrom(o as never);
+        const token = progressToken();
+        const bar = createProgress(!g.json);
+        let started = false;
+        let filesDone = 0;
+        const res = await whileProgress(
+          client,
+          token,
+          client.addFiles({
+            kb_id: o.kb,
+            // Absolute: the process that owns the data dir (maybe not this one) reads the files.
+            paths: paths.map((p) => path.resolve(p)),
+            exclude: o.exclude ?? [],
+            overwrite: Boolean(o.overwrite),
+            ...(chunking ? { chunking } : {}),
+            progress_token: token,
+          }),
+          (p) => {
+            if (p.stage === 'bytes') {
+              // A large file written section by section: how far into it.
+              const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+              if (started) bar.update(filesDone, `${path.basename(p.detail ?? '')} ${mb(p.done)} of ${mb(p.total)} MB`);
+              return;
+            }
+            if (!started) {
+              bar.start(p.total, `indexing into ${o.kb}`);
+              started = true;
+            }
+            filesDone = p.done;
+            bar.update(p.done, p.detail ? path.basename(p.detail) : '');
+          },
+        ).finally(() => bar.stop());
+        if (g.json) {
+          const { kb_id, files, added, updated, skipped, failed, results, job_id } = res;
+          printJson({ kb_id, files, added, updated, skipped, failed, results, job_id });
+        } else {
+          printOutcomes(res);
+          const note = res.added + res.updated > 0 ? await vectorsNote(client, o.kb) : undefined;
+          if (note) printLine(note);
+        }
+        if (res.files === 0) return EXIT.ok;
+        return res.failed === 0 ? EXIT.ok : res.failed === res.files ? EXIT.error : EXIT.partial;
+      },
+      [o.kb],
+    );
   });
 }

@@ -31,25 +31,29 @@ export function registerSearch(program: Command): void {
         if (!o.kb?.length && !o.all) {
           cmd.error('give --kb <kb_id> or --all');
         }
-        await withClient(g, async ({ client }) => {
-          const filter = parseFilterList(o.filter);
-          const res = await client.search({
-            query,
-            ...(o.kb?.length && !o.all ? { kb_ids: o.kb } : {}),
-            mode: o.mode as 'hybrid',
-            top_k: o.topK,
-            use_rerank: Boolean(o.rerank),
-            ...(filter ? { filter } : {}),
-          });
-          if (g.json) return printJson(res);
-          if (res.degraded) process.stderr.write(`note: ${res.degraded}\n`);
-          if (res.hits.length === 0) return printLine('no hits');
-          res.hits.forEach((h, i) => {
-            printLine(`${i + 1}. ${h.title}  [${h.score.toFixed(3)}]`);
-            printLine(`   ${citation(h)}`);
-            printLine(`   ${h.text.replace(/\s+/g, ' ').slice(0, 240)}${h.text.length > 240 ? '…' : ''}`);
-          });
-        });
+        await withClient(
+          g,
+          async ({ client }) => {
+            const filter = parseFilterList(o.filter);
+            const res = await client.search({
+              query,
+              ...(o.kb?.length && !o.all ? { kb_ids: o.kb } : {}),
+              mode: o.mode as 'hybrid',
+              top_k: o.topK,
+              use_rerank: Boolean(o.rerank),
+              ...(filter ? { filter } : {}),
+            });
+            if (g.json) return printJson(res);
+            if (res.degraded) process.stderr.write(`note: ${res.degraded}\n`);
+            if (res.hits.length === 0) return printLine('no hits');
+            res.hits.forEach((h, i) => {
+              printLine(`${i + 1}. ${h.title}  [${h.score.toFixed(3)}]`);
+              printLine(`   ${citation(h)}`);
+              printLine(`   ${h.text.replace(/\s+/g, ' ').slice(0, 240)}${h.text.length > 240 ? '…' : ''}`);
+            });
+          },
+          o.mode === 'fts' ? undefined : o.all ? 'all' : o.kb,
+        );
       },
     );
 }

@@ -14,7 +14,14 @@ import { isRemoteModel, parseRemoteSpec } from './remote/remote-spec.js';
 import { TokenCounters } from './token-counter.js';
 import type { Embedder, GetModelOptions, ModelManager, ModelProgressEvent, Reranker } from './types.js';
 import { missingOnDisk } from './loader.js';
-import { EmbedWorkerClient, failureError, isWorkerExit, type ProgressMessage } from './worker-client.js';
+import {
+  discardEarlyWorker,
+  EmbedWorkerClient,
+  embedWorkerInit,
+  failureError,
+  isWorkerExit,
+  type ProgressMessage,
+} from './worker-client.js';
 import { resolveEmbedWorkerPath } from './worker-path.js';
 
 export interface ModelManagerOptions {
@@ -66,10 +73,9 @@ export class WorkerModelManager implements ModelManager {
     this.tokenCounters = new TokenCounters(this.cacheDir);
     this.batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE));
     this.allowDownload = options.allowDownload ?? true;
-    const remoteHost = options.remoteHost ?? process.env.HF_ENDPOINT;
     this.client = new EmbedWorkerClient({
       workerPath: options.workerPath ?? resolveEmbedWorkerPath(),
-      init: { cacheDir: this.cacheDir, ...(remoteHost ? { remoteHost } : {}) },
+      init: embedWorkerInit(options.dataDir, options.remoteHost),
       onProgress: (msg) => this.onWorkerProgress(msg),
       onExit: (error) => this.onWorkerExit(error),
     });
@@ -151,7 +157,7 @@ export class WorkerModelManager implements ModelManager {
     // Their word caches hold up to 200k words each.
     this.tokenCounters.clear();
     this.remote.dispose();
-    await this.client.dispose();
+    await Promise.all([this.client.dispose(), discardEarlyWorker()]);
   }
 
   /** Test hook: the worker dies from an uncaught error, as it would from a crash. */

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { RagError } from '../../shared/errors.js';
 import type { WorkerFailure, WorkerInit, WorkerRequest, WorkerResponse } from './protocol.js';
@@ -25,6 +26,75 @@ export function isWorkerExit(err: unknown): boolean {
   return err instanceof RagError && err.details?.worker_exited === true;
 }
 
+function spawnWorker(workerPath: string, init: WorkerInit): Worker {
+  const spawn = workerSpawn(workerPath);
+  return new Worker(spawn.filename, { eval: spawn.eval, workerData: init, execArgv: [] });
+}
+
+/** The worker of `<data>/models` (and a download host), as every model manager of that data dir starts it. */
+export function embedWorkerInit(dataDir: string, remoteHost = process.env.HF_ENDPOINT): WorkerInit {
+  return { cacheDir: path.join(path.resolve(dataDir), 'models'), ...(remoteHost ? { remoteHost } : {}) };
+}
+
+/**
+ * A worker started before any client (startEmbedWorkerEarly), until the first client with the same script and
+ * init adopts it. A one-shot CLI command that will embed starts it before its main thread loads the engine (~0.5 s
+ * of module loading), so that the worker's own start (transformers.js' import, ~0.3 s) runs on another core
+ * meanwhile instead of after it.
+ */
+interface EarlyWorker {
+  key: string;
+  worker: Worker;
+  /** It failed or exited before a client took it: none will. */
+  failed: boolean;
+}
+let early: EarlyWorker | undefined;
+let adoptions = 0;
+
+const earlyKey = (workerPath: string, init: WorkerInit): string => JSON.stringify([workerPath, init.cacheDir, init.remoteHost ?? null]);
+
+/** Start the embedding worker for a client yet to come; false when one waits already. Never keeps the process alive. */
+export function startEmbedWorkerEarly(workerPath: string, init: WorkerInit): boolean {
+  if (early) return false;
+  const slot: EarlyWorker = { key: earlyKey(workerPath, init), worker: spawnWorker(workerPath, init), failed: false };
+  slot.worker.on('error', () => (slot.failed = true));
+  slot.worker.on('exit', () => {
+    slot.failed = true;
+    if (early === slot) early = undefined;
+  });
+  slot.worker.unref();
+  early = slot;
+  return true;
+}
+
+/** The worker started early for this script and init, taken out of its slot; one started for others is stopped. */
+function adoptEarlyWorker(workerPath: string, init: WorkerInit): Worker | undefined {
+  const slot = early;
+  if (!slot) return undefined;
+  early = undefined;
+  if (slot.failed || slot.key !== earlyKey(workerPath, init)) {
+    // A failed one is started again by the client, which then sees its error itself.
+    void slot.worker.terminate();
+    return undefined;
+  }
+  slot.worker.removeAllListeners('error');
+  slot.worker.removeAllListeners('exit');
+  adoptions++;
+  return slot.worker;
+}
+
+/** Stop a worker started early that no client took (the engine closed without embedding). */
+export async function discardEarlyWorker(): Promise<void> {
+  const slot = early;
+  early = undefined;
+  if (slot) await slot.worker.terminate();
+}
+
+/** Workers started early so far that a client adopted, and whether one waits now (for tests). */
+export function earlyWorkerState(): { adopted: number; waiting: boolean } {
+  return { adopted: adoptions, waiting: early !== undefined };
+}
+
 /**
  * One worker thread at a time, spawned on demand: request/response by id, progress events, and the
  * bookkeeping for a worker that dies. `generation` counts spawns, so callers can tell whether what they loaded
@@ -48,12 +118,7 @@ export class EmbedWorkerClient {
     if (this.disposed) throw new RagError('model_unavailable', 'the model manager has been disposed');
     if (this.worker) return this.generation;
     const { workerPath, init } = this.options;
-    const spawn = workerSpawn(workerPath);
-    const worker = new Worker(spawn.filename, {
-      eval: spawn.eval,
-      workerData: init,
-      execArgv: [],
-    });
+    const worker = adoptEarlyWorker(workerPath, init) ?? spawnWorker(workerPath, init);
     const generation = ++this.generation;
     let lastError: unknown;
     worker.on('message', (msg: WorkerResponse) => this.onMessage(msg));
