@@ -94,6 +94,11 @@ export function fixtureVocabulary(): string[] {
   return out;
 }
 
+/** A special added token as `tokenizer.json` lists it (Hugging Face tokenizers format). */
+export function specialAddedToken(content: string, id: number): Record<string, unknown> {
+  return { id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true };
+}
+
 /** `tokenizer.json` (Hugging Face tokenizers format) for a vocabulary from `fixtureVocabulary()`. */
 export function fixtureTokenizerJson(vocab: string[]): Record<string, unknown> {
   const ids = Object.fromEntries(vocab.map((t, i) => [t, i]));
@@ -102,15 +107,7 @@ export function fixtureTokenizerJson(vocab: string[]): Record<string, unknown> {
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: SPECIAL_TOKENS.map((content) => ({
-      id: id(content),
-      content,
-      single_word: false,
-      lstrip: false,
-      rstrip: false,
-      normalized: false,
-      special: true,
-    })),
+    added_tokens: SPECIAL_TOKENS.map((content) => specialAddedToken(content, id(content))),
     normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {

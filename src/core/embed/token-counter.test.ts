@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
+import { specialAddedToken } from './fixture-vocab.js';
 import { resolveModelSpec } from './model-spec.js';
 import { fixtureModels, heapHeldAfterReading, sampleWords, tempDirsPerTest, tokenizerModelDirs, tokenizerTexts } from '../test-support.js';
 import { bertWordCount, loadModelTokenCounter, readTokenizer, wordMemoizedCount } from './token-counter.js';
@@ -43,20 +44,11 @@ function writeUnigramTokenizer(dir: string): void {
     ['<unk>', 0],
     ...pieces.map((p, i): [string, number] => [p, -1 - i / 4]),
   ];
-  const special = (content: string, id: number) => ({
-    id,
-    content,
-    single_word: false,
-    lstrip: false,
-    rstrip: false,
-    normalized: false,
-    special: true,
-  });
   const json = {
     version: '1.0',
     truncation: null,
     padding: null,
-    added_tokens: [special('<s>', 0), special('<pad>', 1), special('</s>', 2), special('<unk>', 3)],
+    added_tokens: [specialAddedToken('<s>', 0), specialAddedToken('<pad>', 1), specialAddedToken('</s>', 2), specialAddedToken('<unk>', 3)],
     normalizer: { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Replace', pattern: { Regex: '\\s+' }, content: ' ' }] },
     pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
     post_processor: {
