@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { isFullTextOnly, type ModelPreset, type ModelStatus } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { estimateTokenCounter } from '../chunk/estimate.js';
@@ -69,13 +68,15 @@ export class WorkerModelManager implements ModelManager {
   private disposed = false;
 
   constructor(options: ModelManagerOptions) {
-    this.cacheDir = path.join(path.resolve(options.dataDir), 'models');
+    // The worker's cache dir (<data>/models) is where this manager looks for models too.
+    const init = embedWorkerInit(options.dataDir, options.remoteHost);
+    this.cacheDir = init.cacheDir;
     this.tokenCounters = new TokenCounters(this.cacheDir);
     this.batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE));
     this.allowDownload = options.allowDownload ?? true;
     this.client = new EmbedWorkerClient({
       workerPath: options.workerPath ?? resolveEmbedWorkerPath(),
-      init: embedWorkerInit(options.dataDir, options.remoteHost),
+      init,
       onProgress: (msg) => this.onWorkerProgress(msg),
       onExit: (error) => this.onWorkerExit(error),
     });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { RagError } from '../../shared/errors.js';
+import { dataPaths } from '../config/data-dir.js';
 import type { WorkerFailure, WorkerInit, WorkerRequest, WorkerResponse } from './protocol.js';
 import { workerSpawn } from './worker-path.js';
 
@@ -33,7 +34,7 @@ function spawnWorker(workerPath: string, init: WorkerInit): Worker {
 
 /** The worker of `<data>/models` (and a download host), as every model manager of that data dir starts it. */
 export function embedWorkerInit(dataDir: string, remoteHost = process.env.HF_ENDPOINT): WorkerInit {
-  return { cacheDir: path.join(path.resolve(dataDir), 'models'), ...(remoteHost ? { remoteHost } : {}) };
+  return { cacheDir: dataPaths(path.resolve(dataDir)).models, ...(remoteHost ? { remoteHost } : {}) };
 }
 
 /**
