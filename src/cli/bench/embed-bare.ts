@@ -1,8 +1,8 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as Ort from 'onnxruntime-node';
 import { batchEncoder } from '../../core/embed/batch-encoder.js';
 import { onnxFile, pickDtype } from '../../core/embed/loader.js';
+import { onnxRuntime } from '../../core/embed/ort-module.js';
 import { resolveModelSpec } from '../../core/embed/model-spec.js';
 import { meanPoolNormalize, normalizeRows } from '../../core/embed/pooling.js';
 import { applyPrefix } from '../../core/embed/presets.js';
@@ -23,9 +23,8 @@ export interface BareLoop {
 /** `sessionOptions`: onnxruntime's defaults when absent (ragdesk passes ORT_SESSION_OPTIONS). */
 export async function openBareLoop(modelDir: string, sessionOptions: Ort.InferenceSession.SessionOptions = {}): Promise<BareLoop> {
   const spec = resolveModelSpec(modelDir, 'embedding');
-  // The onnxruntime-node transformers.js resolves (it is its dependency, not ours): the same binary and version.
-  const fromTransformers = createRequire(createRequire(import.meta.url).resolve('@huggingface/transformers'));
-  const ort = fromTransformers('onnxruntime-node') as typeof Ort;
+  // The onnxruntime-node transformers.js resolves: the same binary and version.
+  const ort = onnxRuntime();
   const t = await import('@huggingface/transformers');
   t.env.allowRemoteModels = false;
   t.env.allowLocalModels = true;

@@ -1,29 +1,23 @@
 /**
- * The embedding worker (worker_threads): holds the transformers.js pipelines and runs them, so a host event
- * loop (MCP server, Electron main, CLI progress) stays responsive while models load and embed.
+ * The embedding worker (worker_threads): loads the models (onnxruntime sessions of its own where it can:
+ * bare-model.ts; transformers.js otherwise: transformers-models.ts) and runs them, so a host event loop (MCP
+ * server, Electron main, CLI progress) stays responsive while models load and embed.
  * Spawned by EmbedWorkerClient; messages are defined in protocol.ts. Bundled builds emit it as
  * `out/main/embed-worker.js`; under vitest/tsx it runs from this .ts file.
  */
+import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
-import {
-  AutoModelForSequenceClassification,
-  AutoTokenizer,
-  env,
-  LogLevel,
-  pipeline,
-  type FeatureExtractionPipeline,
-  type PreTrainedModel,
-  type PreTrainedTokenizer,
-  Tensor,
-} from '@huggingface/transformers';
+import { loadBareModel } from './bare-model.js';
 import { ComputeQueue } from './compute-queue.js';
-import { checkLocal, classifyLoadError, createProgressMapper, missingFailure, ORT_SESSION_OPTIONS } from './loader.js';
+import { checkLocal, classifyLoadError, createProgressMapper, missingFailure } from './loader.js';
 import type { ModelSpec } from './model-spec.js';
-import { batchEncoder, type BatchEncoder } from './batch-encoder.js';
+import type { BatchEncoder } from './batch-encoder.js';
 import { KeyedMutex } from '../util/keyed-mutex.js';
 import { embeddingOutput, meanPoolNormalize, normalizeRows, tablePoolNormalize } from './pooling.js';
-import { staticTokenTable, type CallableModel, type TokenTable } from './static-table.js';
+import { staticTokenTable, type ModelRunner, type TokenTable } from './static-table.js';
 import type { EmbedResult, LoadResult, RerankResult, WorkerFailure, WorkerInit, WorkerRequest, WorkerResponse } from './protocol.js';
+import type * as TransformersModels from './transformers-models.js';
+import type { Reranker } from './transformers-models.js';
 import type { GivenIds } from './word-ids.js';
 
 // stdout carries the MCP protocol in one process mode: nothing from this thread may print there. (Piping the
@@ -38,17 +32,26 @@ const port = parentPort;
 if (!port) throw new Error('embed-worker must run as a worker thread');
 const { cacheDir, remoteHost } = workerData as WorkerInit;
 
-env.cacheDir = cacheDir;
-if (remoteHost) env.remoteHost = remoteHost.endsWith('/') ? remoteHost : `${remoteHost}/`;
-env.useFSCache = true;
-env.allowLocalModels = true;
-env.allowRemoteModels = false;
-// Warnings such as "Unknown model class" or "Unable to load from local path" (before a download) are noise here.
-env.logLevel = LogLevel.ERROR;
+/** transformers.js, imported on the first load that needs it (transformers-models.ts). */
+let transformers: Promise<typeof TransformersModels> | undefined;
+const viaTransformers = () =>
+  (transformers ??= import('./transformers-models.js').then((m) => {
+    m.configureTransformers(cacheDir, remoteHost);
+    return m;
+  }));
 
 type Loaded =
-  | { kind: 'embedding'; pipe: FeatureExtractionPipeline; encode: BatchEncoder; table?: TokenTable; dim: number; dtype?: string }
-  | { kind: 'rerank'; tokenizer: PreTrainedTokenizer; model: PreTrainedModel; dtype?: string };
+  | {
+      kind: 'embedding';
+      runner: ModelRunner;
+      encode: BatchEncoder;
+      table?: TokenTable;
+      dim: number;
+      dtype?: string;
+      bare: boolean;
+      dispose(): Promise<unknown>;
+    }
+  | { kind: 'rerank'; reranker: Reranker; dtype?: string; dispose(): Promise<unknown> };
 
 const models = new Map<string, Loaded>();
 
@@ -58,7 +61,7 @@ class Failure extends Error {
   }
 }
 
-/** Loads run one at a time, in arrival order (they set transformers.js' global `env`). */
+/** Loads run one at a time, in arrival order (transformers.js' loads set its global `env`). */
 const loads = new KeyedMutex();
 /** Compute runs one task at a time on its own lane, a search's work before queued passage batches. */
 const compute = new ComputeQueue();
@@ -76,53 +79,38 @@ async function load(key: string, spec: ModelSpec, allowDownload: boolean): Promi
   if (!local.complete && !download) throw new Failure(missingFailure(ctx));
 
   post({ type: 'progress', key, state: download ? 'downloading' : 'loading', ...(download ? { progress: 0 } : {}) });
-  const progress_callback = createProgressMapper(download, (state, progress, file) =>
-    post({ type: 'progress', key, state, ...(progress !== undefined ? { progress } : {}), ...(file ? { file } : {}) }),
+  const progress = createProgressMapper(download, (state, p, file) =>
+    post({ type: 'progress', key, state, ...(p !== undefined ? { progress: p } : {}), ...(file ? { file } : {}) }),
   );
-  env.allowRemoteModels = download;
-  env.localModelPath = spec.localModelPath ?? cacheDir;
-  // Folders are read where they are; the download cache is only consulted for hub models (so a folder whose
-  // name matches something in <data>/models can never be shadowed by it).
-  env.useFSCache = spec.source === 'hub';
-  const options = {
-    progress_callback: progress_callback as (p: unknown) => void,
-    local_files_only: !download,
-    session_options: ORT_SESSION_OPTIONS,
-    ...(local.dtype ? { dtype: local.dtype as 'fp32' } : {}),
-  };
+  const how = { spec, cacheDir, download, progress, ...(local.dtype ? { dtype: local.dtype } : {}) };
   try {
     if (spec.kind === 'embedding') {
-      const pipe = await pipeline('feature-extraction', spec.name, options);
-      const encode = batchEncoder(pipe.tokenizer);
-      post({ type: 'progress', key, state: 'loading' });
+      // A model on disk loads without transformers.js where it can (bare-model.ts); RAGDESK_EMBED_BARE=0 never does.
+      const bare = local.complete && process.env.RAGDESK_EMBED_BARE !== '0' ? await loadBareModel(local.dir, local.dtype) : undefined;
+      const model = typeof bare === 'object' ? bare : await (await viaTransformers()).loadTransformersEmbedding(how);
+      if (download) post({ type: 'progress', key, state: 'loading' });
       // A static model's per-token vectors, read once (static-table.ts); RAGDESK_EMBED_TABLE=0 runs every batch.
       const table =
-        process.env.RAGDESK_EMBED_TABLE === '0'
-          ? undefined
-          : await staticTokenTable(pipe.model as unknown as CallableModel, pipe.tokenizer, encode);
-      const { dim } = await runEmbedding(pipe, encode, table, ['dimension probe']);
+        process.env.RAGDESK_EMBED_TABLE === '0' ? undefined : await staticTokenTable(model.runner, model.tokenizer, model.encode);
+      const { dim } = await runEmbedding(model.runner, model.encode, table, ['dimension probe']);
       const entry = {
         kind: 'embedding' as const,
-        pipe,
-        encode,
+        runner: model.runner,
+        encode: model.encode,
         ...(table ? { table } : {}),
         dim,
         ...(local.dtype ? { dtype: local.dtype } : {}),
+        bare: typeof bare === 'object',
+        dispose: model.dispose,
       };
       models.set(key, entry);
       return embeddingLoaded(entry);
     }
-    const [tokenizer, model] = await Promise.all([
-      AutoTokenizer.from_pretrained(spec.name, options),
-      AutoModelForSequenceClassification.from_pretrained(spec.name, options),
-    ]);
-    models.set(key, { kind: 'rerank', tokenizer, model, ...(local.dtype ? { dtype: local.dtype } : {}) });
+    const reranker = await (await viaTransformers()).loadTransformersReranker(how);
+    models.set(key, { kind: 'rerank', reranker, ...(local.dtype ? { dtype: local.dtype } : {}), dispose: () => reranker.dispose() });
     return local.dtype ? { dtype: local.dtype } : {};
   } catch (err) {
     throw new Failure(classifyLoadError(err, ctx));
-  } finally {
-    env.allowRemoteModels = false;
-    env.useFSCache = true;
   }
 }
 
@@ -133,6 +121,7 @@ function embeddingLoaded(m: Extract<Loaded, { kind: 'embedding' }>): LoadResult 
     ...(m.table ? { table: true } : {}),
     ...(m.table?.simd ? { simd: true } : {}),
     ...(m.encode.takesIds ? { ids: true } : {}),
+    ...(m.bare ? { bare: true } : {}),
   };
 }
 
@@ -151,7 +140,7 @@ function loaded<K extends Loaded['kind']>(key: string, kind: K): Extract<Loaded,
  * where SIMD sums the rows: static-table.ts).
  */
 async function runEmbedding(
-  pipe: FeatureExtractionPipeline,
+  runner: ModelRunner,
   encode: BatchEncoder,
   table: TokenTable | undefined,
   texts: string[],
@@ -162,9 +151,7 @@ async function runEmbedding(
     const data = tablePoolNormalize(table.rows, table.dim, rows.input_ids.data, rows.attention_mask.data, rows.input_ids.dims, table.simd);
     if (data) return { data, dim: table.dim };
   }
-  const inputs: Record<string, Tensor> = {};
-  for (const [key, { data, dims }] of Object.entries(rows)) inputs[key] = new Tensor('int64', data, dims);
-  const outputs = (await pipe.model(inputs)) as Record<string, Tensor | undefined>;
+  const outputs = await runner.run(rows);
   const output = embeddingOutput(outputs);
   if (output && 'pooled' in output) {
     const t = output.pooled;
@@ -172,40 +159,23 @@ async function runEmbedding(
   }
   if (!output) throw new Error(`unexpected model outputs: ${Object.keys(outputs).join(', ')}`);
   const hidden = output.tokens;
-  const mask = inputs.attention_mask;
+  const mask = rows.attention_mask;
   if (!mask) throw new Error('the tokenizer gave no attention_mask');
-  const data = meanPoolNormalize(hidden.data as ArrayLike<number>, hidden.dims, mask.data as ArrayLike<bigint>);
+  const data = meanPoolNormalize(hidden.data as ArrayLike<number>, hidden.dims, mask.data);
   return { data, dim: hidden.dims[2] ?? 0 };
 }
 
 async function embed(key: string, texts: string[], given?: GivenIds): Promise<{ value: EmbedResult; transfer: ArrayBuffer[] }> {
-  const { pipe, encode, table } = loaded(key, 'embedding');
+  const { runner, encode, table } = loaded(key, 'embedding');
   if (given && !encode.takesIds) throw new Error('token ids were given for a model whose tokenizer does not take them');
-  const { data, dim } = await runEmbedding(pipe, encode, table, texts, given);
+  const { data, dim } = await runEmbedding(runner, encode, table, texts, given);
   // The pooled array owns its buffer: hand it over without a copy.
   const buffer = data.buffer as ArrayBuffer;
   return { value: { buffer, count: texts.length, dim }, transfer: [buffer] };
 }
 
 async function rerank(key: string, query: string, passages: string[], batchSize: number): Promise<RerankResult> {
-  const { tokenizer, model } = loaded(key, 'rerank');
-  const scores: number[] = [];
-  for (let start = 0; start < passages.length; start += batchSize) {
-    const batch = passages.slice(start, start + batchSize);
-    const inputs = tokenizer(
-      batch.map(() => query),
-      { text_pair: batch, padding: true, truncation: true },
-    );
-    const { logits } = (await model(inputs)) as { logits: Tensor };
-    const labels = logits.dims[1] ?? 1;
-    const data = logits.data as Float32Array;
-    for (let i = 0; i < batch.length; i++) {
-      // One logit: the relevance score. Two (not-relevant, relevant): their difference, monotone in P(relevant).
-      const s = labels === 1 ? data[i]! : data[i * labels + labels - 1]! - data[i * labels]!;
-      scores.push(s);
-    }
-  }
-  return { scores };
+  return { scores: await loaded(key, 'rerank').reranker.rerank(query, passages, batchSize) };
 }
 
 async function handle(msg: WorkerRequest): Promise<void> {
@@ -229,13 +199,16 @@ async function handle(msg: WorkerRequest): Promise<void> {
       case 'unload': {
         const m = models.get(msg.key);
         models.delete(msg.key);
-        if (m) await compute.run(async () => void (await (m.kind === 'embedding' ? m.pipe.dispose() : m.model.dispose())));
+        if (m) await compute.run(async () => void (await m.dispose()));
         post({ type: 'result', id: msg.id, ok: true, value: null });
         return;
       }
       case 'hold':
         await compute.run(() => new Promise((resolve) => setTimeout(resolve, msg.ms)));
         post({ type: 'result', id: msg.id, ok: true, value: null });
+        return;
+      case 'modules':
+        post({ type: 'result', id: msg.id, ok: true, value: Object.keys(createRequire(import.meta.url).cache) });
         return;
       case 'crash':
         // Test hook: die the way a native crash or an uncaught error would.

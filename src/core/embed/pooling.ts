@@ -5,8 +5,8 @@
  */
 import type { SimdRowSum } from './simd-pool.js';
 
-/** A model output tensor as transformers.js gives it. */
-interface OutputTensor {
+/** A model output tensor as transformers.js or onnxruntime gives it. */
+export interface OutputTensor {
   dims: readonly number[];
   data: unknown;
 }

@@ -21,7 +21,9 @@ export type WorkerRequest =
   | { id: number; type: 'unload'; key: string }
   | { id: number; type: 'crash' }
   /** Test hook: keep the compute lane busy for `ms` (a queued batch then waits behind it). */
-  | { id: number; type: 'hold'; ms: number };
+  | { id: number; type: 'hold'; ms: number }
+  /** Test hook: the CommonJS modules the worker has loaded (what a load pulled in, e.g. none of transformers.js'). */
+  | { id: number; type: 'modules' };
 
 export interface LoadResult {
   /** Embedding dimension (embedding models only). */
@@ -33,6 +35,8 @@ export interface LoadResult {
   simd?: boolean;
   /** It builds token rows from ids given with the texts (word-ids.ts GivenIds): a BERT-style tokenizer. */
   ids?: boolean;
+  /** Loaded without transformers.js (bare-model.ts). */
+  bare?: boolean;
 }
 
 export interface EmbedResult {

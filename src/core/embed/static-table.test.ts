@@ -6,7 +6,8 @@ import { batchEncoder } from './batch-encoder.js';
 import { buildFixtureModel } from './fixture-model.js';
 import { ORT_SESSION_OPTIONS } from './loader.js';
 import { meanPoolNormalize, tablePoolNormalize } from './pooling.js';
-import { staticTokenTable, TABLE_MAX_BYTES, tokenizerSize, type CallableModel } from './static-table.js';
+import { staticTokenTable, TABLE_MAX_BYTES, tokenizerSize } from './static-table.js';
+import { transformersRunner } from './transformers-models.js';
 import { resolveModelSpec } from './model-spec.js';
 import type { EmbedResult, LoadResult } from './protocol.js';
 import { EmbedWorkerClient } from './worker-client.js';
@@ -43,7 +44,7 @@ describe('staticTokenTable', () => {
       const pipe = await load(dir);
       pipes.push(pipe);
       const encode = batchEncoder(pipe.tokenizer);
-      const table = await staticTokenTable(pipe.model as unknown as CallableModel, pipe.tokenizer, encode);
+      const table = await staticTokenTable(transformersRunner(pipe.model), pipe.tokenizer, encode);
       expect(table, dir).toBeDefined();
       expect(table!.size).toBe(tokenizerSize(pipe.tokenizer));
       // Batches of 32 in order (padded to their longest), and each text alone.
@@ -74,7 +75,7 @@ describe('staticTokenTable', () => {
     const contextual = await buildFixtureModel(path.join(tempDir('ragdesk-static-table-'), 'contextual'), { contextual: true });
     const pipe = await load(contextual.dir);
     pipes.push(pipe);
-    const table = await staticTokenTable(pipe.model as unknown as CallableModel, pipe.tokenizer, batchEncoder(pipe.tokenizer));
+    const table = await staticTokenTable(transformersRunner(pipe.model), pipe.tokenizer, batchEncoder(pipe.tokenizer));
     expect(table).toBeUndefined();
   });
 
@@ -85,7 +86,7 @@ describe('staticTokenTable', () => {
     fs.writeFileSync(config, JSON.stringify({ ...json, hidden_size: Math.ceil(TABLE_MAX_BYTES / 4 / big.vocabSize) + 1 }));
     const pipe = await load(big.dir);
     pipes.push(pipe);
-    expect(await staticTokenTable(pipe.model as unknown as CallableModel, pipe.tokenizer, batchEncoder(pipe.tokenizer))).toBeUndefined();
+    expect(await staticTokenTable(transformersRunner(pipe.model), pipe.tokenizer, batchEncoder(pipe.tokenizer))).toBeUndefined();
   });
 
   it('leaves a batch with an id outside the table to the model', async () => {

@@ -14,8 +14,8 @@
  * table, built in slices, must give those rows again. Models whose table would exceed TABLE_MAX_BYTES, or whose
  * session takes inputs other than input_ids, attention_mask and token_type_ids, are not tried.
  */
-import { Tensor } from '@huggingface/transformers';
-import { embeddingOutput } from './pooling.js';
+import type { Int64Rows } from './int64-rows.js';
+import { embeddingOutput, type OutputTensor } from './pooling.js';
 import { simdRowSum, type SimdRowSum } from './simd-pool.js';
 
 /** A static model's per-token vectors: row `id` of `rows` ([size, dim]) is the model's output for that token. */
@@ -39,17 +39,19 @@ const CHECK_TEXTS = [
 ];
 const FEEDS = new Set(['input_ids', 'attention_mask', 'token_type_ids']);
 
-type Rows = Record<string, { data: BigInt64Array; dims: [number, number] }>;
-type Outputs = Record<string, Tensor | undefined>;
-/** transformers.js' model: callable with named tensors, its ONNX sessions under `sessions`. */
-export interface CallableModel {
-  (inputs: Record<string, Tensor>): Promise<unknown>;
-  sessions?: Record<string, { inputNames?: readonly string[] } | undefined>;
-  config?: { hidden_size?: unknown };
+/**
+ * An embedding model as the worker runs it: through transformers.js (its model object) or onnxruntime's session
+ * alone (bare-static.ts). `run` takes int64 rows by input name and gives the outputs by name.
+ */
+export interface ModelRunner {
+  readonly inputNames: readonly string[];
+  /** The config's hidden size, when it declares one. */
+  readonly hiddenSize?: number;
+  run(feeds: Int64Rows): Promise<Record<string, OutputTensor | undefined>>;
 }
 
 /** The per-token output the worker would pool (pooling.ts embeddingOutput), when it is float32. */
-function tokenOutput(outputs: Outputs): Tensor | undefined {
+function tokenOutput(outputs: Record<string, OutputTensor | undefined>): OutputTensor | undefined {
   const output = embeddingOutput(outputs);
   return output && 'tokens' in output && output.tokens.data instanceof Float32Array ? output.tokens : undefined;
 }
@@ -70,23 +72,22 @@ export function tokenizerSize(tokenizer: unknown): number {
 
 /** Run `ids` ([batch, seq] rows) through the model: the other inputs it takes as a single text's (ones, zeros). */
 async function run(
-  model: CallableModel,
-  names: readonly string[],
+  model: ModelRunner,
   ids: BigInt64Array,
   dims: [number, number],
   mask?: BigInt64Array,
-): Promise<Tensor | undefined> {
-  const inputs: Record<string, Tensor> = {};
-  for (const name of names) {
+): Promise<OutputTensor | undefined> {
+  const feeds: Int64Rows = {};
+  for (const name of model.inputNames) {
     const data =
       name === 'input_ids'
         ? ids
         : name === 'attention_mask'
           ? (mask ?? new BigInt64Array(ids.length).fill(1n))
           : new BigInt64Array(ids.length);
-    inputs[name] = new Tensor('int64', data, dims);
+    feeds[name] = { data, dims };
   }
-  return tokenOutput((await model(inputs)) as Outputs);
+  return tokenOutput(await model.run(feeds));
 }
 
 const sameRow = (a: Float32Array, at: number, b: Float32Array, bt: number, dim: number) => {
@@ -99,29 +100,29 @@ const sameRow = (a: Float32Array, at: number, b: Float32Array, bt: number, dim: 
  * worker's batch encoder (padded int64 rows with an attention mask).
  */
 export async function staticTokenTable(
-  model: CallableModel,
+  model: ModelRunner,
   tokenizer: unknown,
-  encode: (texts: string[]) => Rows,
+  encode: (texts: string[]) => Int64Rows,
 ): Promise<TokenTable | undefined> {
-  const names = model.sessions?.model?.inputNames;
+  const names = model.inputNames;
   const size = tokenizerSize(tokenizer);
-  if (!names?.includes('input_ids') || names.some((n) => !FEEDS.has(n)) || size === 0) return undefined;
+  if (!names.includes('input_ids') || names.some((n) => !FEEDS.has(n)) || size === 0) return undefined;
   // A transformer whose table could not be kept anyway (multilingual-e5: 250k × 384) is not even run for the check.
-  const declared = model.config?.hidden_size;
-  if (typeof declared === 'number' && size * declared * 4 > TABLE_MAX_BYTES) return undefined;
+  const declared = model.hiddenSize;
+  if (declared !== undefined && size * declared * 4 > TABLE_MAX_BYTES) return undefined;
   try {
     const batch = encode(CHECK_TEXTS);
     const ids = batch.input_ids;
     const mask = batch.attention_mask;
     if (!ids || !mask) return undefined;
-    const hidden = await run(model, names, ids.data, ids.dims, mask.data);
+    const hidden = await run(model, ids.data, ids.dims, mask.data);
     if (!hidden) return undefined;
     const dim = hidden.dims[2]!;
     if (size * dim * 4 > TABLE_MAX_BYTES) return undefined;
     const seen: number[] = [];
     for (let x = 0; x < ids.data.length; x++) if (mask.data[x] !== 0n) seen.push(Number(ids.data[x]));
     const distinct = [...new Set(seen)].sort((a, b) => b - a);
-    const alone = await run(model, names, BigInt64Array.from(distinct, BigInt), [1, distinct.length]);
+    const alone = await run(model, BigInt64Array.from(distinct, BigInt), [1, distinct.length]);
     if (!alone) return undefined;
     const at = new Map(distinct.map((id, k) => [id, k * dim]));
     const h = hidden.data as Float32Array;
@@ -135,7 +136,6 @@ export async function staticTokenTable(
       const n = Math.min(SLICE, size - start);
       const out = await run(
         model,
-        names,
         BigInt64Array.from({ length: n }, (_, k) => BigInt(start + k)),
         [1, n],
       );

@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type * as TokenizersModule from '@huggingface/tokenizers';
 import type { TokenCounter } from '../chunk/types.js';
 import { localTokenizerDir } from './loader.js';
+import { readTokenizerFiles } from './tokenizer-files.js';
 import type { ModelSpec } from './model-spec.js';
 import { bertWordIds, CHECK_WORDS } from './bert-word-ids.js';
 import { ownString } from '../util/own-string.js';
@@ -17,19 +16,12 @@ import { wordIdSource } from './word-ids.js';
  * tokenizer_config.json, as transformers.js' AutoTokenizer builds the one it wraps (transformers.js bundles
  * tokenizers.js, and its `encode` is the Tokenizer's), without transformers.js: importing that took ~0.3 s of the
  * main thread of every process that writes, and loads onnxruntime and sharp, which only the embedding worker uses.
- * tokenizers.js is imported lazily so hosts that never count tokens never load it.
+ * tokenizers.js is imported lazily (tokenizer-files.ts) so hosts that never count tokens never load it.
  */
-
-type Tokenizers = typeof TokenizersModule;
-let tokenizers: Promise<Tokenizers> | undefined;
 
 /** The tokenizers.js Tokenizer of the model files in `dir` (tokenizer.json, tokenizer_config.json). */
 export async function readTokenizer(dir: string): Promise<TokenizersModule.Tokenizer> {
-  const { Tokenizer } = await (tokenizers ??= import('@huggingface/tokenizers'));
-  const [json, config] = await Promise.all(
-    ['tokenizer.json', 'tokenizer_config.json'].map(async (file) => JSON.parse(await readFile(path.join(dir, file), 'utf8')) as object),
-  );
-  return new Tokenizer(json!, config!);
+  return (await readTokenizerFiles(dir)).tokenizer;
 }
 
 /** A TokenCounter over the model's tokenizer, or undefined when its tokenizer files are not on disk. */
