@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureModel } from '../src/core/embed/fixture-model.js';
+import { resolveModelSpec } from '../src/core/embed/model-spec.js';
+import type { EmbedResult, LoadResult } from '../src/core/embed/protocol.js';
+import { EmbedWorkerClient } from '../src/core/embed/worker-client.js';
 import { INLINE_MAX_CHUNKS } from '../src/core/services/analysis-pool.js';
 import { fixtureModels, tempDir } from '../src/core/test-support.js';
 import { json, ragdesk, ROOT } from './cli-support.js';
@@ -263,6 +266,35 @@ describe('the built binary', () => {
     const res = await run(['--data-dir', dir, 'search', 'physical inspection', '--kb', 'b', '--mode', 'vector', '--json']);
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout).hits.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the built embedding worker', () => {
+  it('loads a model on disk without transformers.js: none of its modules load, onnxruntime-node does', async () => {
+    const worker = path.join(ROOT, 'out/main/embed-worker.js');
+    expect(fs.existsSync(worker), 'out/main/embed-worker.js is missing: run `npm run build` first').toBe(true);
+    const client = new EmbedWorkerClient({
+      workerPath: worker,
+      init: { cacheDir: tempDir('ragdesk-built-worker-') },
+      onProgress: () => {},
+      onExit: () => {},
+    });
+    try {
+      const loaded = await client.request<LoadResult>({
+        type: 'load',
+        key: 'm',
+        spec: resolveModelSpec(model, 'embedding'),
+        allowDownload: false,
+      });
+      expect(loaded).toMatchObject({ bare: true, table: true, ids: true });
+      const out = await client.request<EmbedResult>({ type: 'embed', key: 'm', texts: ['customs clearance at the harbor'] });
+      expect(out.count).toBe(1);
+      const modules = await client.request<string[]>({ type: 'modules' });
+      expect(modules.filter((m) => /[\\/]node_modules[\\/](sharp|@huggingface[\\/]transformers)[\\/]/.test(m))).toEqual([]);
+      expect(modules.some((m) => /[\\/]node_modules[\\/]onnxruntime-node[\\/]/.test(m))).toBe(true);
+    } finally {
+      await client.dispose();
+    }
   });
 });
 
