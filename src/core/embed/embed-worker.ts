@@ -17,7 +17,6 @@ import { embeddingOutput, meanPoolNormalize, normalizeRows, tablePoolNormalize }
 import { staticTokenTable, type ModelRunner, type TokenTable } from './static-table.js';
 import type { EmbedResult, LoadResult, RerankResult, WorkerFailure, WorkerInit, WorkerRequest, WorkerResponse } from './protocol.js';
 import type * as TransformersModels from './transformers-models.js';
-import type { Reranker } from './transformers-models.js';
 import type { GivenIds } from './word-ids.js';
 
 // stdout carries the MCP protocol in one process mode: nothing from this thread may print there. (Piping the
@@ -51,7 +50,7 @@ type Loaded =
       bare: boolean;
       dispose(): Promise<unknown>;
     }
-  | { kind: 'rerank'; reranker: Reranker; dtype?: string; dispose(): Promise<unknown> };
+  | { kind: 'rerank'; reranker: TransformersModels.Reranker; dtype?: string; dispose(): Promise<unknown> };
 
 const models = new Map<string, Loaded>();
 
@@ -89,10 +88,16 @@ async function load(key: string, spec: ModelSpec, allowDownload: boolean): Promi
       const bare = local.complete && process.env.RAGDESK_EMBED_BARE !== '0' ? await loadBareModel(local.dir, local.dtype) : undefined;
       const model = typeof bare === 'object' ? bare : await (await viaTransformers()).loadTransformersEmbedding(how);
       if (download) post({ type: 'progress', key, state: 'loading' });
-      // A static model's per-token vectors, read once (static-table.ts); RAGDESK_EMBED_TABLE=0 runs every batch.
-      const table =
-        process.env.RAGDESK_EMBED_TABLE === '0' ? undefined : await staticTokenTable(model.runner, model.tokenizer, model.encode);
-      const { dim } = await runEmbedding(model.runner, model.encode, table, ['dimension probe']);
+      let table: TokenTable | undefined;
+      let dim: number;
+      try {
+        // A static model's per-token vectors, read once (static-table.ts); RAGDESK_EMBED_TABLE=0 runs every batch.
+        if (process.env.RAGDESK_EMBED_TABLE !== '0') table = await staticTokenTable(model.runner, model.tokenizer, model.encode);
+        ({ dim } = await runEmbedding(model.runner, model.encode, table, ['dimension probe']));
+      } catch (err) {
+        await model.dispose().catch(() => undefined);
+        throw err;
+      }
       const entry = {
         kind: 'embedding' as const,
         runner: model.runner,
