@@ -32,9 +32,27 @@ describe('buildArrowTable', () => {
     expect(await table.countRows("array_has(tags, 'y')")).toBe(1);
   });
 
-  it('writes each string as UTF-8 exactly as TextEncoder does: astral characters, lone surrogates (U+FFFD), NUL', () => {
+  it('writes each string as UTF-8 exactly as TextEncoder does: astral characters, lone surrogates (U+FFFD), NUL, repeats', () => {
     const schema = new arrow.Schema([new arrow.Field('s', new arrow.Utf8(), true)]);
-    const values = ['таможня', '海关', 'emoji 😀 end', 'lone \ud800 high', 'lone \udc00 low', 'nul \u0000 byte', '', null, 'ascii'];
+    const built = ['та', 'мож', 'ня'].join('');
+    // Repeated values (copied from the one before): the same string, an equal one built apart, after an empty one.
+    const values = [
+      'таможня',
+      'таможня',
+      built,
+      '海关',
+      'emoji 😀 end',
+      'emoji 😀 end',
+      'lone \ud800 high',
+      'lone \udc00 low',
+      'nul \u0000 byte',
+      '',
+      null,
+      '',
+      'ascii',
+      'ascii',
+      'x',
+    ];
     const column = buildArrowTable(
       schema,
       values.map((s) => ({ s })),
