@@ -8,11 +8,11 @@ import { ORT_SESSION_OPTIONS } from './loader.js';
 import { resolveModelSpec } from './model-spec.js';
 import { encodeOnnxModel } from './onnx-writer.js';
 import type { OutputTensor } from './pooling.js';
-import type { EmbedResult, LoadResult } from './protocol.js';
+import type { EmbedResult, LoadResult, RerankResult } from './protocol.js';
 import { transformersRunner } from './transformers-models.js';
 import { EmbedWorkerClient } from './worker-client.js';
 import { resolveEmbedWorkerPath } from './worker-path.js';
-import { tempDirsPerTest, tokenizerModelDirs, tokenizerTexts } from '../test-support.js';
+import { fixtureModels, tempDirsPerTest, tokenizerModelDirs, tokenizerTexts } from '../test-support.js';
 
 env.allowRemoteModels = false;
 env.allowLocalModels = true;
@@ -181,6 +181,51 @@ describe('the embedding worker', () => {
     expect(unpooled.loaded).toMatchObject({ bare: true });
     expect(unpooled.loaded.table).toBeUndefined();
     expect(sameVectors(unpooled.vectors, unpooledTheirs.vectors)).toBe(true);
+  });
+
+  it('loads a cross-encoder without transformers.js, and scores exactly as through it', async () => {
+    const { reranker } = await fixtureModels();
+    const passages = tokenizerTexts();
+    const scored = async (vars: { bare?: '0' }) => {
+      const before = process.env.RAGDESK_EMBED_BARE;
+      if (vars.bare) process.env.RAGDESK_EMBED_BARE = vars.bare;
+      else delete process.env.RAGDESK_EMBED_BARE;
+      const client = new EmbedWorkerClient({
+        workerPath: resolveEmbedWorkerPath(),
+        init: { cacheDir: tempDir() },
+        onProgress: () => {},
+        onExit: () => {},
+      });
+      try {
+        const loaded = await client.request<LoadResult>({
+          type: 'load',
+          key: 'r',
+          spec: resolveModelSpec(reranker, 'rerank'),
+          allowDownload: false,
+        });
+        const { scores } = await client.request<RerankResult>({
+          type: 'rerank',
+          key: 'r',
+          query: 'customs clearance at the harbor',
+          passages,
+          batchSize: 7,
+        });
+        return { loaded, scores, modules: await client.request<string[]>({ type: 'modules' }) };
+      } finally {
+        if (before === undefined) delete process.env.RAGDESK_EMBED_BARE;
+        else process.env.RAGDESK_EMBED_BARE = before;
+        await client.dispose();
+      }
+    };
+    const own = await scored({});
+    const theirs = await scored({ bare: '0' });
+    expect(own.loaded.bare).toBe(true);
+    expect(theirs.loaded.bare).toBeUndefined();
+    expect(fromTransformers(own.modules)).toEqual([]);
+    expect(fromTransformers(theirs.modules).length).toBeGreaterThan(0);
+    expect(own.scores.length).toBe(passages.length);
+    expect(new Set(own.scores.map((x) => x.toFixed(3))).size, 'the passages score apart').toBeGreaterThan(5);
+    expect(own.scores).toEqual(theirs.scores);
   });
 
   it('loads a model it leaves to transformers.js through transformers.js', async () => {

@@ -4,9 +4,12 @@ import type * as Ort from 'onnxruntime-node';
 import { bareTokenizer, type BareTokenizer } from './bare-tokenizer.js';
 import { batchEncoder, type BatchEncoder } from './batch-encoder.js';
 import { onnxFile, ORT_SESSION_OPTIONS } from './loader.js';
+import { int64Rows } from './int64-rows.js';
 import { onnxRuntime } from './ort-module.js';
+import { logitScores } from './pooling.js';
 import type { ModelRunner } from './static-table.js';
 import { readTokenizerFiles } from './tokenizer-files.js';
+import type { Reranker } from './transformers-models.js';
 
 /**
  * An embedding model on disk, loaded by the embedding worker without transformers.js: its tokenizer is tokenizers.js'
@@ -17,7 +20,8 @@ import { readTokenizerFiles } from './tokenizer-files.js';
  * and its first load in a process; the pooling, the static token table and the encoder are the worker's own either
  * way. Taken only for what transformers.js would do nothing more for: a config whose `transformers.js_config` says
  * no more than the dtype, no external data file, a tokenizer class bare-tokenizer.ts makes, a session taking only
- * input_ids, attention_mask and token_type_ids. Anything else, a download and rerankers go through transformers.js.
+ * input_ids, attention_mask and token_type_ids. Anything else and downloads go through transformers.js. Rerankers
+ * (cross-encoders) load the same way, their query and passage paired by the tokenizer.
  */
 
 const INPUTS = new Set(['input_ids', 'attention_mask', 'token_type_ids']);
@@ -38,11 +42,15 @@ function readConfig(dir: string): Record<string, unknown> | undefined {
   }
 }
 
-/**
- * The model in `dir` (complete on disk) loaded without transformers.js, or why it is not (transformers.js then loads
- * it, and reports any failure as it always has). `dtype`: loader.ts checkLocal's.
- */
-export async function loadBareModel(dir: string, dtype: string | undefined): Promise<BareModel | string> {
+/** The parts of a model on disk the bare paths share: its session as a runner, and its tokenizer. */
+interface BareParts {
+  runner: ModelRunner;
+  tokenizer: BareTokenizer;
+  dispose(): Promise<void>;
+}
+
+/** Open the model in `dir` (complete on disk) without transformers.js, or say why not (see the module comment). */
+async function openBare(dir: string, dtype: string | undefined): Promise<BareParts | string> {
   const config = readConfig(dir);
   if (!config) return 'config.json is not a JSON object';
   const tjs = config['transformers.js_config'];
@@ -78,8 +86,46 @@ export async function loadBareModel(dir: string, dtype: string | undefined): Pro
         return session.run(inputs);
       },
     };
-    return { runner, tokenizer, encode: batchEncoder(tokenizer), dispose: () => session.release() };
+    return { runner, tokenizer, dispose: () => session.release() };
   } catch (err) {
     return `not loaded without transformers.js: ${err instanceof Error ? err.message : String(err)}`;
   }
+}
+
+/**
+ * The embedding model in `dir` (complete on disk) loaded without transformers.js, or why it is not (transformers.js
+ * then loads it, and reports any failure as it always has). `dtype`: loader.ts checkLocal's.
+ */
+export async function loadBareModel(dir: string, dtype: string | undefined): Promise<BareModel | string> {
+  const parts = await openBare(dir, dtype);
+  return typeof parts === 'string' ? parts : { ...parts, encode: batchEncoder(parts.tokenizer) };
+}
+
+/**
+ * The cross-encoder in `dir` loaded without transformers.js, or why not: the query and each passage as a pair
+ * (the tokenizer's pair template, padded and truncated as transformers.js does), scored from its logits.
+ */
+export async function loadBareReranker(dir: string, dtype: string | undefined): Promise<Reranker | string> {
+  const parts = await openBare(dir, dtype);
+  if (typeof parts === 'string') return parts;
+  const { runner, tokenizer } = parts;
+  return {
+    async rerank(query, passages, batchSize) {
+      const scores: number[] = [];
+      for (let start = 0; start < passages.length; start += batchSize) {
+        const batch = passages.slice(start, start + batchSize);
+        const rows = int64Rows(
+          tokenizer(
+            batch.map(() => query),
+            { text_pair: batch, padding: true, truncation: true, return_tensor: false },
+          ),
+        );
+        const { logits } = await runner.run(rows);
+        if (!logits) throw new Error('the reranker gave no logits');
+        for (const s of logitScores(logits)) scores.push(s);
+      }
+      return scores;
+    },
+    dispose: parts.dispose,
+  };
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { BARE_TOKENIZER_CLASSES, bareTokenizer, type BareTokenizer } from './bare-tokenizer.js';
 import { batchEncoder } from './batch-encoder.js';
 import { buildFixtureModel } from './fixture-model.js';
+import { int64Rows } from './int64-rows.js';
 import { readTokenizerFiles } from './tokenizer-files.js';
 import { writeUnigramTokenizer } from './unigram-fixture.js';
 import { sameRows, tokenizerRows, type GivenIds } from './word-ids.js';
@@ -72,6 +73,22 @@ describe('bareTokenizer (the embedding worker without transformers.js)', () => {
           const theirs = (full as unknown as Pick<BareTokenizer, '_encode_plus'>)._encode_plus(batch[0]!, { add_special_tokens });
           expect(bare._encode_plus(batch[0]!, { add_special_tokens }), dir).toEqual(theirs);
         }
+      }
+    }
+  });
+
+  it("pairs a query with passages as AutoTokenizer does (a cross-encoder's rows), truncated pairs included", async () => {
+    const texts = tokenizerTexts();
+    for (const dir of await folders()) {
+      const { bare, full } = await both(dir);
+      const call = full as unknown as (q: string[], o: object) => Record<string, number[][]>;
+      for (let i = 0; i < texts.length; i += 5) {
+        const passages = texts.slice(i, i + 5);
+        const queries = passages.map(() => texts[(i * 7) % texts.length]!);
+        const options = { text_pair: passages, padding: true as const, truncation: true as const, return_tensor: false as const };
+        const got = int64Rows(bare(queries, options));
+        const want = int64Rows(call(queries, options));
+        if (!sameRows(got, want)) expect(got, `${dir}: ${JSON.stringify(passages).slice(0, 120)}`).toEqual(want);
       }
     }
   });

@@ -5,7 +5,7 @@ import type { Tokenizer } from '@huggingface/tokenizers';
  * Tokenizer alone (token-counter.ts readTokenizer), for the static models the worker loads without transformers.js
  * (bare-static.ts). It has what the worker's encoder reads (word-ids.ts: `_tokenizer`, `_encode_plus`,
  * `model_max_length`, `pad_token_id`, `padding_side`) and is callable as a batch with `padding: true, truncation:
- * true` (word-ids.ts tokenizerRows), written after transformers.js 4.3's `PreTrainedTokenizer`: `_encode_plus` is the
+ * true` (word-ids.ts tokenizerRows; with `text_pair`, a cross-encoder's query and passages), written after transformers.js 4.3's `PreTrainedTokenizer`: `_encode_plus` is the
  * Tokenizer's `encode` with the class's token types, the maximum length the config's `model_max_length`, rows cut
  * (specials included) and padded with the pad token's id. Only for the tokenizer classes transformers.js defines as
  * that base with at most `return_token_type_ids` set (BARE_TOKENIZER_CLASSES); the test compares the rows with
@@ -40,13 +40,21 @@ interface Encoded {
   token_type_ids?: number[];
 }
 
+/** What the bare tokenizer is called with: a batch, padded and truncated, with an optional second text per row. */
+export interface BareCallOptions {
+  padding: true;
+  truncation: true;
+  return_tensor: false;
+  text_pair?: string[];
+}
+
 export interface BareTokenizer {
-  (texts: string[], options: { padding: true; truncation: true; return_tensor: false }): Record<string, number[][]>;
+  (texts: string[], options: BareCallOptions): Record<string, number[][]>;
   readonly _tokenizer: Tokenizer;
   readonly model_max_length: number;
   readonly pad_token_id: number | undefined;
   readonly padding_side: string;
-  _encode_plus(text: string, options: { add_special_tokens: boolean }): Encoded;
+  _encode_plus(text: string, options: { add_special_tokens: boolean; text_pair?: string | null }): Encoded;
 }
 
 /**
@@ -81,16 +89,25 @@ export function bareTokenizer(tokenizer: Tokenizer, config: Record<string, unkno
   const padId = padToken === null ? undefined : tokenizer.token_to_id(padToken);
   const paddingSide = typeof config.padding_side === 'string' ? config.padding_side : 'right';
 
-  const encodePlus = (text: string, { add_special_tokens }: { add_special_tokens: boolean }): Encoded => {
-    const { ids, attention_mask, token_type_ids } = tokenizer.encode(text, { add_special_tokens, return_token_type_ids: tokenTypes });
+  const encodePlus = (
+    text: string,
+    { add_special_tokens, text_pair = null }: { add_special_tokens: boolean; text_pair?: string | null },
+  ): Encoded => {
+    const { ids, attention_mask, token_type_ids } = tokenizer.encode(text, {
+      text_pair,
+      add_special_tokens,
+      return_token_type_ids: tokenTypes,
+    });
     return { input_ids: ids, attention_mask, ...(token_type_ids ? { token_type_ids } : {}) };
   };
-  const call = (texts: string[], options: { padding: true; truncation: true; return_tensor: false }) => {
+  const call = (texts: string[], options: BareCallOptions) => {
     if (options.padding !== true || options.truncation !== true || options.return_tensor !== false) {
       throw new Error('the bare tokenizer pads and truncates batches only');
     }
     if (texts.length === 0) throw new Error('text array must be non-empty');
-    const rows = texts.map((t) => encodePlus(t, { add_special_tokens: true }));
+    const pairs = options.text_pair;
+    if (pairs && pairs.length !== texts.length) throw new Error('text and text_pair must have the same length');
+    const rows = texts.map((t, i) => encodePlus(t, { add_special_tokens: true, text_pair: pairs ? pairs[i] : null }));
     let width = 0;
     for (const r of rows) width = Math.max(width, r.input_ids.length);
     width = Math.min(width, maxLength);

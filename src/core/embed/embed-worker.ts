@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadBareModel } from './bare-model.js';
+import { loadBareModel, loadBareReranker } from './bare-model.js';
 import { ComputeQueue } from './compute-queue.js';
 import { checkLocal, classifyLoadError, createProgressMapper, missingFailure } from './loader.js';
 import type { ModelSpec } from './model-spec.js';
@@ -50,7 +50,7 @@ type Loaded =
       bare: boolean;
       dispose(): Promise<unknown>;
     }
-  | { kind: 'rerank'; reranker: TransformersModels.Reranker; dtype?: string; dispose(): Promise<unknown> };
+  | { kind: 'rerank'; reranker: TransformersModels.Reranker; dtype?: string; bare: boolean; dispose(): Promise<unknown> };
 
 const models = new Map<string, Loaded>();
 
@@ -71,7 +71,7 @@ function post(msg: WorkerResponse, transfer: ArrayBuffer[] = []): void {
 
 async function load(key: string, spec: ModelSpec, allowDownload: boolean): Promise<LoadResult> {
   const existing = models.get(key);
-  if (existing) return existing.kind === 'embedding' ? embeddingLoaded(existing) : {};
+  if (existing) return existing.kind === 'embedding' ? embeddingLoaded(existing) : rerankLoaded(existing);
   const local = checkLocal(spec, cacheDir);
   const ctx = { spec, dir: local.dir, cacheDir, allowDownload, missing: local.missing };
   const download = !local.complete && allowDownload && spec.source === 'hub';
@@ -84,7 +84,8 @@ async function load(key: string, spec: ModelSpec, allowDownload: boolean): Promi
   const how = { spec, cacheDir, download, progress, ...(local.dtype ? { dtype: local.dtype } : {}) };
   try {
     if (spec.kind === 'embedding') {
-      // A model on disk loads without transformers.js where it can (bare-model.ts); RAGDESK_EMBED_BARE=0 never does.
+      // A model on disk loads without transformers.js where it can (bare-model.ts; rerankers too, below);
+      // RAGDESK_EMBED_BARE=0 never does.
       const bare = local.complete && process.env.RAGDESK_EMBED_BARE !== '0' ? await loadBareModel(local.dir, local.dtype) : undefined;
       const model = typeof bare === 'object' ? bare : await (await viaTransformers()).loadTransformersEmbedding(how);
       if (download) post({ type: 'progress', key, state: 'loading' });
@@ -111,9 +112,18 @@ async function load(key: string, spec: ModelSpec, allowDownload: boolean): Promi
       models.set(key, entry);
       return embeddingLoaded(entry);
     }
-    const reranker = await (await viaTransformers()).loadTransformersReranker(how);
-    models.set(key, { kind: 'rerank', reranker, ...(local.dtype ? { dtype: local.dtype } : {}), dispose: () => reranker.dispose() });
-    return local.dtype ? { dtype: local.dtype } : {};
+    const bareReranker =
+      local.complete && process.env.RAGDESK_EMBED_BARE !== '0' ? await loadBareReranker(local.dir, local.dtype) : undefined;
+    const reranker = typeof bareReranker === 'object' ? bareReranker : await (await viaTransformers()).loadTransformersReranker(how);
+    const entry = {
+      kind: 'rerank' as const,
+      reranker,
+      ...(local.dtype ? { dtype: local.dtype } : {}),
+      bare: typeof bareReranker === 'object',
+      dispose: () => reranker.dispose(),
+    };
+    models.set(key, entry);
+    return rerankLoaded(entry);
   } catch (err) {
     throw new Failure(classifyLoadError(err, ctx));
   }
@@ -128,6 +138,10 @@ function embeddingLoaded(m: Extract<Loaded, { kind: 'embedding' }>): LoadResult 
     ...(m.encode.takesIds ? { ids: true } : {}),
     ...(m.bare ? { bare: true } : {}),
   };
+}
+
+function rerankLoaded(m: Extract<Loaded, { kind: 'rerank' }>): LoadResult {
+  return { ...(m.dtype ? { dtype: m.dtype } : {}), ...(m.bare ? { bare: true } : {}) };
 }
 
 function loaded<K extends Loaded['kind']>(key: string, kind: K): Extract<Loaded, { kind: K }> {

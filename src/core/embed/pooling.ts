@@ -153,3 +153,15 @@ function normalizeInPlace(row: Float32Array): void {
   const norm = Math.sqrt(sum);
   if (norm > 0) for (let k = 0; k < row.length; k++) row[k]! /= norm;
 }
+
+/**
+ * A cross-encoder's relevance scores from its logits ([batch, labels]): one logit is the score; two (not relevant,
+ * relevant) give their difference, monotone in P(relevant).
+ */
+export function logitScores(logits: OutputTensor): number[] {
+  const [batch = 0, labels = 1] = logits.dims;
+  const data = logits.data as ArrayLike<number>;
+  const scores = new Array<number>(batch);
+  for (let i = 0; i < batch; i++) scores[i] = labels === 1 ? data[i]! : data[i * labels + labels - 1]! - data[i * labels]!;
+  return scores;
+}

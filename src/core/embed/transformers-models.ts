@@ -11,6 +11,7 @@ import {
 import { batchEncoder, type BatchEncoder } from './batch-encoder.js';
 import { ORT_SESSION_OPTIONS, type TransformersProgress } from './loader.js';
 import type { ModelSpec } from './model-spec.js';
+import { logitScores } from './pooling.js';
 import type { ModelRunner } from './static-table.js';
 
 /**
@@ -126,13 +127,7 @@ async function rerank(
       { text_pair: batch, padding: true, truncation: true },
     );
     const { logits } = (await model(inputs)) as { logits: Tensor };
-    const labels = logits.dims[1] ?? 1;
-    const data = logits.data as Float32Array;
-    for (let i = 0; i < batch.length; i++) {
-      // One logit: the relevance score. Two (not-relevant, relevant): their difference, monotone in P(relevant).
-      const s = labels === 1 ? data[i]! : data[i * labels + labels - 1]! - data[i * labels]!;
-      scores.push(s);
-    }
+    for (const s of logitScores(logits)) scores.push(s);
   }
   return scores;
 }
