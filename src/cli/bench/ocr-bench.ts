@@ -7,6 +7,7 @@ import { renderPage, toImagePdf, toJpeg, toPng, type PageVariant, type RenderedP
 import { fixturePages, type FixturePageText } from '../../core/ocr/fixture-texts.js';
 import { OcrLanguageStore } from '../../core/ocr/lang-store.js';
 import { round } from './stats.js';
+import { dataPaths } from '../../core/config/data-dir.js';
 
 /**
  * OCR quality and cost, measured through real ingestion. Pages of known English, Russian and Chinese text are drawn
@@ -103,7 +104,7 @@ export async function benchOcr(
   log: (line: string) => void = () => undefined,
 ): Promise<Record<string, unknown>> {
   const dataDir = path.join(work, 'ocr-data');
-  const store = new OcrLanguageStore({ modelsDir: path.join(dataDir, 'models'), allowDownload: false });
+  const store = new OcrLanguageStore({ modelsDir: dataPaths(dataDir).models, allowDownload: false });
   const imported = fs.existsSync(TESSDATA) ? store.importFrom(TESSDATA, ['rus', 'chi_sim']).imported.map((i) => i.code) : [];
   const langs = LANGS.filter((l) => l === 'eng' || imported.includes(l));
   const base = ['--data-dir', dataDir, '--no-download'];

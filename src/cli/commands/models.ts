@@ -9,6 +9,7 @@ import { withClient } from '../open-core.js';
 import { printJson, printLine, printTable } from '../output.js';
 import { globals } from './common.js';
 import { importOcrFolder, isOcrData, registerOcr } from './ocr.js';
+import { dataPaths } from '../../core/config/data-dir.js';
 
 /**
  * `ragdesk models …`: the models this data dir has, and importing a model folder for offline use. Each subcommand
@@ -37,7 +38,7 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10
 
 /** Presets and imported models, with whether their files are in `<data>/models` and how they loaded here. */
 function modelRows(dataDir: string, presets: ModelPreset[], status: ModelStatus[]): ModelRow[] {
-  const modelsDir = path.join(dataDir, 'models');
+  const modelsDir = dataPaths(dataDir).models;
   const imports = readImports(modelsDir);
   const state = (model: string) => status.find((s) => s.model === model)?.state ?? 'not loaded';
   const rows: ModelRow[] = presets.map((p) => ({

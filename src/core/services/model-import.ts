@@ -4,6 +4,7 @@ import { RagError } from '../../shared/errors.js';
 import { checkModelFolder, copyModelFolder, importTarget, readImports, recordImport } from '../embed/model-import.js';
 import { expandHome } from '../embed/model-spec.js';
 import type { CoreContext } from './context.js';
+import { dataPaths } from '../config/data-dir.js';
 
 /**
  * `importModel`: check a model folder, copy it into `<data>/models`, and load it from there with downloads off,
@@ -14,7 +15,7 @@ export async function importModel(ctx: CoreContext, input: ParsedInput<'importMo
   const src = path.resolve(expandHome(input.path));
   const target = importTarget(src, input.kind, input.as);
   const check = checkModelFolder(src, input.kind, target.preset?.dtype);
-  const modelsDir = path.join(ctx.options.dataDir, 'models');
+  const modelsDir = dataPaths(ctx.options.dataDir).models;
   const dir = path.join(modelsDir, ...target.id.split('/'));
   const imported = target.id in readImports(modelsDir);
   const copy = copyModelFolder(src, dir, check.onnx, { replace: input.replace, imported });

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Kb } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { isCancelled, OcrCancelledError } from '../ocr/engine.js';
@@ -10,6 +9,7 @@ import type { OcrPageResult, OcrPageTask } from '../ocr/page-task.js';
 import { defaultParsePool, type ParsePool } from '../parse/pool/parse-pool.js';
 import type { ParsedDocument } from '../parse/types.js';
 import type { CoreContext } from './context.js';
+import { dataPaths } from '../config/data-dir.js';
 
 /**
  * The OCR stage of ingestion: a parsed document whose parser left pages to OCR (a scan, an image) gets them read,
@@ -27,7 +27,7 @@ const stores = new WeakMap<CoreContext, OcrLanguageStore>();
 export function ocrStore(ctx: CoreContext): OcrLanguageStore {
   let store = stores.get(ctx);
   if (!store) {
-    store = new OcrLanguageStore({ modelsDir: path.join(ctx.options.dataDir, 'models'), allowDownload: ctx.options.allowDownload });
+    store = new OcrLanguageStore({ modelsDir: dataPaths(ctx.options.dataDir).models, allowDownload: ctx.options.allowDownload });
     const s = store;
     s.onEvent((e) => {
       if (e.state !== 'downloading') return;
