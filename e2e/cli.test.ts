@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureModel } from '../src/core/embed/fixture-model.js';
 import { resolveModelSpec } from '../src/core/embed/model-spec.js';
-import type { EmbedResult, LoadResult } from '../src/core/embed/protocol.js';
+import type { EmbedResult, LoadResult, RerankResult } from '../src/core/embed/protocol.js';
 import { EmbedWorkerClient } from '../src/core/embed/worker-client.js';
 import { INLINE_MAX_CHUNKS } from '../src/core/services/analysis-pool.js';
 import { fixtureModels, tempDir } from '../src/core/test-support.js';
@@ -270,7 +270,7 @@ describe('the built binary', () => {
 });
 
 describe('the built embedding worker', () => {
-  it('loads a model on disk without transformers.js: none of its modules load, onnxruntime-node does', async () => {
+  it('loads models on disk (embedding, reranker) without transformers.js: none of its modules load, onnxruntime-node does', async () => {
     const worker = path.join(ROOT, 'out/main/embed-worker.js');
     expect(fs.existsSync(worker), 'out/main/embed-worker.js is missing: run `npm run build` first').toBe(true);
     const client = new EmbedWorkerClient({
@@ -292,6 +292,28 @@ describe('the built embedding worker', () => {
       const modules = await client.request<string[]>({ type: 'modules' });
       expect(modules.filter((m) => /[\\/]node_modules[\\/](sharp|@huggingface[\\/]transformers)[\\/]/.test(m))).toEqual([]);
       expect(modules.some((m) => /[\\/]node_modules[\\/]onnxruntime-node[\\/]/.test(m))).toBe(true);
+      // The cross-encoder too.
+      const { reranker } = await fixtureModels();
+      const rerank = await client.request<LoadResult>({
+        type: 'load',
+        key: 'r',
+        spec: resolveModelSpec(reranker, 'rerank'),
+        allowDownload: false,
+      });
+      expect(rerank).toMatchObject({ bare: true });
+      const { scores } = await client.request<RerankResult>({
+        type: 'rerank',
+        key: 'r',
+        query: 'harbor',
+        passages: ['the harbor', 'pdf'],
+        batchSize: 2,
+      });
+      expect(scores[0]!).toBeGreaterThan(scores[1]!);
+      expect(
+        (await client.request<string[]>({ type: 'modules' })).filter((m) =>
+          /[\\/]node_modules[\\/](sharp|@huggingface[\\/]transformers)[\\/]/.test(m),
+        ),
+      ).toEqual([]);
     } finally {
       await client.dispose();
     }
