@@ -128,8 +128,8 @@ describe('loadBareModel (an embedding model without transformers.js)', () => {
 });
 
 describe('the embedding worker', () => {
-  /** Load `dir` in a fresh worker (RAGDESK_EMBED_BARE / _TABLE as given), embed the test texts, list its modules. */
-  async function inWorker(dir: string, vars: { bare?: '0'; table?: '0' } = {}) {
+  /** `fn` with a fresh worker started under RAGDESK_EMBED_BARE / _TABLE as given (a worker reads them when it loads). */
+  async function withWorker<T>(vars: { bare?: '0'; table?: '0' }, fn: (client: EmbedWorkerClient) => Promise<T>): Promise<T> {
     const before = { bare: process.env.RAGDESK_EMBED_BARE, table: process.env.RAGDESK_EMBED_TABLE };
     const set = (key: string, value: string | undefined) => (value === undefined ? delete process.env[key] : (process.env[key] = value));
     set('RAGDESK_EMBED_BARE', vars.bare);
@@ -141,17 +141,22 @@ describe('the embedding worker', () => {
       onExit: () => {},
     });
     try {
-      const spec = resolveModelSpec(dir, 'embedding');
-      const loaded = await client.request<LoadResult>({ type: 'load', key: 'm', spec, allowDownload: false });
-      const out = await client.request<EmbedResult>({ type: 'embed', key: 'm', texts: tokenizerTexts() });
-      const modules = await client.request<string[]>({ type: 'modules' });
-      return { loaded, vectors: new Float32Array(out.buffer), modules };
+      return await fn(client);
     } finally {
       set('RAGDESK_EMBED_BARE', before.bare);
       set('RAGDESK_EMBED_TABLE', before.table);
       await client.dispose();
     }
   }
+  /** Load `dir` in a fresh worker, embed the test texts, list its modules. */
+  const inWorker = (dir: string, vars: { bare?: '0'; table?: '0' } = {}) =>
+    withWorker(vars, async (client) => {
+      const spec = resolveModelSpec(dir, 'embedding');
+      const loaded = await client.request<LoadResult>({ type: 'load', key: 'm', spec, allowDownload: false });
+      const out = await client.request<EmbedResult>({ type: 'embed', key: 'm', texts: tokenizerTexts() });
+      const modules = await client.request<string[]>({ type: 'modules' });
+      return { loaded, vectors: new Float32Array(out.buffer), modules };
+    });
   const fromTransformers = (modules: string[]) =>
     modules.filter((m) => /[\\/]node_modules[\\/](sharp|@huggingface[\\/]transformers)[\\/]/.test(m));
   const sameVectors = (a: Float32Array, b: Float32Array) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
@@ -186,37 +191,14 @@ describe('the embedding worker', () => {
   it('loads a cross-encoder without transformers.js, and scores exactly as through it', async () => {
     const { reranker } = await fixtureModels();
     const passages = tokenizerTexts();
-    const scored = async (vars: { bare?: '0' }) => {
-      const before = process.env.RAGDESK_EMBED_BARE;
-      if (vars.bare) process.env.RAGDESK_EMBED_BARE = vars.bare;
-      else delete process.env.RAGDESK_EMBED_BARE;
-      const client = new EmbedWorkerClient({
-        workerPath: resolveEmbedWorkerPath(),
-        init: { cacheDir: tempDir() },
-        onProgress: () => {},
-        onExit: () => {},
-      });
-      try {
-        const loaded = await client.request<LoadResult>({
-          type: 'load',
-          key: 'r',
-          spec: resolveModelSpec(reranker, 'rerank'),
-          allowDownload: false,
-        });
-        const { scores } = await client.request<RerankResult>({
-          type: 'rerank',
-          key: 'r',
-          query: 'customs clearance at the harbor',
-          passages,
-          batchSize: 7,
-        });
+    const scored = (vars: { bare?: '0' }) =>
+      withWorker(vars, async (client) => {
+        const spec = resolveModelSpec(reranker, 'rerank');
+        const loaded = await client.request<LoadResult>({ type: 'load', key: 'r', spec, allowDownload: false });
+        const query = 'customs clearance at the harbor';
+        const { scores } = await client.request<RerankResult>({ type: 'rerank', key: 'r', query, passages, batchSize: 7 });
         return { loaded, scores, modules: await client.request<string[]>({ type: 'modules' }) };
-      } finally {
-        if (before === undefined) delete process.env.RAGDESK_EMBED_BARE;
-        else process.env.RAGDESK_EMBED_BARE = before;
-        await client.dispose();
-      }
-    };
+      });
     const own = await scored({});
     const theirs = await scored({ bare: '0' });
     expect(own.loaded.bare).toBe(true);
