@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type * as Ort from 'onnxruntime-node';
 import { bareTokenizer, type BareTokenizer } from './bare-tokenizer.js';
 import { batchEncoder, type BatchEncoder } from './batch-encoder.js';
-import { onnxFile, ORT_SESSION_OPTIONS } from './loader.js';
+import { onnxFile, ORT_SESSION_OPTIONS, readJson } from './loader.js';
 import { int64Rows } from './int64-rows.js';
 import { onnxRuntime } from './ort-module.js';
 import { logitScores } from './pooling.js';
@@ -33,15 +33,6 @@ export interface BareModel {
   dispose(): Promise<void>;
 }
 
-function readConfig(dir: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The parts of a model on disk the bare paths share: its session as a runner, and its tokenizer. */
 interface BareParts {
   runner: ModelRunner;
@@ -51,7 +42,7 @@ interface BareParts {
 
 /** Open the model in `dir` (complete on disk) without transformers.js, or say why not (see the module comment). */
 async function openBare(dir: string, dtype: string | undefined): Promise<BareParts | string> {
-  const config = readConfig(dir);
+  const config = readJson(path.join(dir, 'config.json'));
   if (!config) return 'config.json is not a JSON object';
   const tjs = config['transformers.js_config'];
   if (tjs !== undefined && (typeof tjs !== 'object' || tjs === null || Object.keys(tjs).some((k) => k !== 'dtype'))) {

@@ -23,10 +23,11 @@ export interface LocalCheck {
   dtype?: string;
 }
 
-function readJson(file: string): Record<string, unknown> | undefined {
+/** A JSON file's object (not an array), or undefined when it is missing, unreadable or not an object. */
+export function readJson(file: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
