@@ -3,13 +3,11 @@ import path from 'node:path';
 import type * as Ort from 'onnxruntime-node';
 import { bareTokenizer, type BareTokenizer } from './bare-tokenizer.js';
 import { batchEncoder, type BatchEncoder } from './batch-encoder.js';
+import { pairReranker, type Reranker } from './cross-encoder.js';
 import { onnxFile, ORT_SESSION_OPTIONS, readJson } from './loader.js';
-import { int64Rows } from './int64-rows.js';
 import { onnxRuntime } from './ort-module.js';
-import { logitScores } from './pooling.js';
 import type { ModelRunner } from './static-table.js';
 import { readTokenizerFiles } from './tokenizer-files.js';
-import type { Reranker } from './transformers-models.js';
 
 /**
  * An embedding model on disk, loaded by the embedding worker without transformers.js: its tokenizer is tokenizers.js'
@@ -93,30 +91,10 @@ export async function loadBareModel(dir: string, dtype: string | undefined): Pro
 }
 
 /**
- * The cross-encoder in `dir` loaded without transformers.js, or why not: the query and each passage as a pair
- * (the tokenizer's pair template, padded and truncated as transformers.js does), scored from its logits.
+ * The cross-encoder in `dir` loaded without transformers.js, or why not: the query and each passage paired by the
+ * tokenizer's template, padded and truncated as transformers.js does (cross-encoder.ts).
  */
 export async function loadBareReranker(dir: string, dtype: string | undefined): Promise<Reranker | string> {
   const parts = await openBare(dir, dtype);
-  if (typeof parts === 'string') return parts;
-  const { runner, tokenizer } = parts;
-  return {
-    async rerank(query, passages, batchSize) {
-      const scores: number[] = [];
-      for (let start = 0; start < passages.length; start += batchSize) {
-        const batch = passages.slice(start, start + batchSize);
-        const rows = int64Rows(
-          tokenizer(
-            batch.map(() => query),
-            { text_pair: batch, padding: true, truncation: true, return_tensor: false },
-          ),
-        );
-        const { logits } = await runner.run(rows);
-        if (!logits) throw new Error('the reranker gave no logits');
-        for (const s of logitScores(logits)) scores.push(s);
-      }
-      return scores;
-    },
-    dispose: parts.dispose,
-  };
+  return typeof parts === 'string' ? parts : pairReranker(parts.runner, parts.tokenizer, parts.dispose);
 }

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadBareModel, loadBareReranker } from './bare-model.js';
 import { ComputeQueue } from './compute-queue.js';
+import type { Reranker } from './cross-encoder.js';
 import { checkLocal, classifyLoadError, createProgressMapper, missingFailure } from './loader.js';
 import type { ModelSpec } from './model-spec.js';
 import type { BatchEncoder } from './batch-encoder.js';
@@ -50,7 +51,7 @@ type Loaded =
       bare: boolean;
       dispose(): Promise<unknown>;
     }
-  | { kind: 'rerank'; reranker: TransformersModels.Reranker; dtype?: string; bare: boolean; dispose(): Promise<unknown> };
+  | { kind: 'rerank'; reranker: Reranker; dtype?: string; bare: boolean; dispose(): Promise<unknown> };
 
 const models = new Map<string, Loaded>();
 
@@ -82,11 +83,11 @@ async function load(key: string, spec: ModelSpec, allowDownload: boolean): Promi
     post({ type: 'progress', key, state, ...(p !== undefined ? { progress: p } : {}), ...(file ? { file } : {}) }),
   );
   const how = { spec, cacheDir, download, progress, ...(local.dtype ? { dtype: local.dtype } : {}) };
+  // A model on disk loads without transformers.js where it can (bare-model.ts); RAGDESK_EMBED_BARE=0 never does.
+  const tryBare = local.complete && process.env.RAGDESK_EMBED_BARE !== '0';
   try {
     if (spec.kind === 'embedding') {
-      // A model on disk loads without transformers.js where it can (bare-model.ts; rerankers too, below);
-      // RAGDESK_EMBED_BARE=0 never does.
-      const bare = local.complete && process.env.RAGDESK_EMBED_BARE !== '0' ? await loadBareModel(local.dir, local.dtype) : undefined;
+      const bare = tryBare ? await loadBareModel(local.dir, local.dtype) : undefined;
       const model = typeof bare === 'object' ? bare : await (await viaTransformers()).loadTransformersEmbedding(how);
       if (download) post({ type: 'progress', key, state: 'loading' });
       let table: TokenTable | undefined;
@@ -112,15 +113,14 @@ async function load(key: string, spec: ModelSpec, allowDownload: boolean): Promi
       models.set(key, entry);
       return embeddingLoaded(entry);
     }
-    const bareReranker =
-      local.complete && process.env.RAGDESK_EMBED_BARE !== '0' ? await loadBareReranker(local.dir, local.dtype) : undefined;
+    const bareReranker = tryBare ? await loadBareReranker(local.dir, local.dtype) : undefined;
     const reranker = typeof bareReranker === 'object' ? bareReranker : await (await viaTransformers()).loadTransformersReranker(how);
     const entry = {
       kind: 'rerank' as const,
       reranker,
       ...(local.dtype ? { dtype: local.dtype } : {}),
       bare: typeof bareReranker === 'object',
-      dispose: () => reranker.dispose(),
+      dispose: reranker.dispose,
     };
     models.set(key, entry);
     return rerankLoaded(entry);

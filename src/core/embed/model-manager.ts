@@ -194,8 +194,8 @@ export class WorkerModelManager implements ModelManager {
   }
 
   private async ensureLoaded(entry: Entry, allowDownload: boolean): Promise<void> {
-    // A model that is not on disk and will not be downloaded: the worker would only say so, after starting (~0.4 s
-    // of CPU and ~30 MB for transformers.js), and a KB whose model is missing asks at every batch it writes. A load
+    // A model that is not on disk and will not be downloaded: the worker would only say so, after starting (a thread
+    // and its modules), and a KB whose model is missing asks at every batch it writes. A load
     // under way (a download another caller allowed) is joined as before.
     const missing = this.isLoaded(entry) || entry.loading ? undefined : missingOnDisk(entry.spec, this.cacheDir, allowDownload);
     if (missing) {

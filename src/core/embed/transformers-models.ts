@@ -5,13 +5,12 @@ import {
   LogLevel,
   pipeline,
   type PreTrainedModel,
-  type PreTrainedTokenizer,
   Tensor,
 } from '@huggingface/transformers';
 import { batchEncoder, type BatchEncoder } from './batch-encoder.js';
 import { ORT_SESSION_OPTIONS, type TransformersProgress } from './loader.js';
 import type { ModelSpec } from './model-spec.js';
-import { logitScores } from './pooling.js';
+import { pairReranker, type PairTokenizer, type Reranker } from './cross-encoder.js';
 import type { ModelRunner } from './static-table.js';
 
 /**
@@ -96,12 +95,7 @@ export async function loadTransformersEmbedding(
   };
 }
 
-export interface Reranker {
-  rerank(query: string, passages: string[], batchSize: number): Promise<number[]>;
-  dispose(): Promise<unknown>;
-}
-
-/** A cross-encoder through transformers.js (its tokenizer pairs the query with each passage). */
+/** A cross-encoder through transformers.js: its tokenizer pairs the query with each passage (cross-encoder.ts). */
 export async function loadTransformersReranker(load: TransformersLoad): Promise<Reranker> {
   const [tokenizer, model] = await withEnv(load, (options) =>
     Promise.all([
@@ -109,25 +103,5 @@ export async function loadTransformersReranker(load: TransformersLoad): Promise<
       AutoModelForSequenceClassification.from_pretrained(load.spec.name, options),
     ]),
   );
-  return { rerank: (query, passages, batchSize) => rerank(tokenizer, model, query, passages, batchSize), dispose: () => model.dispose() };
-}
-
-async function rerank(
-  tokenizer: PreTrainedTokenizer,
-  model: PreTrainedModel,
-  query: string,
-  passages: string[],
-  batchSize: number,
-): Promise<number[]> {
-  const scores: number[] = [];
-  for (let start = 0; start < passages.length; start += batchSize) {
-    const batch = passages.slice(start, start + batchSize);
-    const inputs = tokenizer(
-      batch.map(() => query),
-      { text_pair: batch, padding: true, truncation: true },
-    );
-    const { logits } = (await model(inputs)) as { logits: Tensor };
-    for (const s of logitScores(logits)) scores.push(s);
-  }
-  return scores;
+  return pairReranker(transformersRunner(model), tokenizer as unknown as PairTokenizer, () => model.dispose());
 }

@@ -39,8 +39,9 @@ export interface GetModelOptions {
 }
 
 /**
- * Loads and caches models off the main thread. Everything goes through one loading path (transformers.js with
- * `cacheDir = <data>/models`), whether the model is a preset, a downloaded hub id or a local folder.
+ * Loads and caches models off the main thread. Everything goes through one loading path (the embedding worker, with
+ * `cacheDir = <data>/models`), whether the model is a preset, a downloaded hub id or a local folder: onnxruntime
+ * directly for a model on disk (bare-model.ts), transformers.js for downloads and the models it must load itself.
  */
 export interface ModelManager {
   presets(): ModelPreset[];
