@@ -6,7 +6,7 @@ import { batchEncoder, type BatchEncoder } from './batch-encoder.js';
 import { pairReranker, type Reranker } from './cross-encoder.js';
 import { onnxFile, ORT_SESSION_OPTIONS, readJson } from './loader.js';
 import { onnxRuntime } from './ort-module.js';
-import type { ModelRunner } from './static-table.js';
+import { textInputsOnly, type ModelRunner } from './static-table.js';
 import { readTokenizerFiles } from './tokenizer-files.js';
 
 /**
@@ -21,8 +21,6 @@ import { readTokenizerFiles } from './tokenizer-files.js';
  * input_ids, attention_mask and token_type_ids. Anything else and downloads go through transformers.js. Rerankers
  * (cross-encoders) load the same way, their query and passage paired by the tokenizer.
  */
-
-const INPUTS = new Set(['input_ids', 'attention_mask', 'token_type_ids']);
 
 export interface BareModel {
   runner: ModelRunner;
@@ -55,7 +53,7 @@ async function openBare(dir: string, dtype: string | undefined): Promise<BarePar
     const ort = onnxRuntime();
     const session = await ort.InferenceSession.create(file, { logSeverityLevel: 3, executionProviders: ['cpu'], ...ORT_SESSION_OPTIONS });
     const names = session.inputNames;
-    if (!names.includes('input_ids') || names.some((n) => !INPUTS.has(n))) {
+    if (!textInputsOnly(names)) {
       await session.release();
       return `model inputs ${names.join(', ')}`;
     }

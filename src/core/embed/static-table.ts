@@ -37,11 +37,16 @@ const CHECK_TEXTS = [
   'Таможенной пошлины таможенной',
   '海关清关 and 中文',
 ];
-const FEEDS = new Set(['input_ids', 'attention_mask', 'token_type_ids']);
+const TEXT_INPUTS = new Set(['input_ids', 'attention_mask', 'token_type_ids']);
+
+/** Whether a model's inputs are a text's alone: input_ids, and attention_mask and token_type_ids at most. */
+export function textInputsOnly(names: readonly string[]): boolean {
+  return names.includes('input_ids') && names.every((n) => TEXT_INPUTS.has(n));
+}
 
 /**
  * An embedding model as the worker runs it: through transformers.js (its model object) or onnxruntime's session
- * alone (bare-static.ts). `run` takes int64 rows by input name and gives the outputs by name.
+ * alone (bare-model.ts). `run` takes int64 rows by input name and gives the outputs by name.
  */
 export interface ModelRunner {
   readonly inputNames: readonly string[];
@@ -106,7 +111,7 @@ export async function staticTokenTable(
 ): Promise<TokenTable | undefined> {
   const names = model.inputNames;
   const size = tokenizerSize(tokenizer);
-  if (!names.includes('input_ids') || names.some((n) => !FEEDS.has(n)) || size === 0) return undefined;
+  if (!textInputsOnly(names) || size === 0) return undefined;
   // A transformer whose table could not be kept anyway (multilingual-e5: 250k × 384) is not even run for the check.
   const declared = model.hiddenSize;
   if (declared !== undefined && size * declared * 4 > TABLE_MAX_BYTES) return undefined;
