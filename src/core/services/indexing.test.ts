@@ -202,6 +202,38 @@ describe('upkeep compacts only when it pays (compactionDue)', () => {
   });
 });
 
+describe('upkeep that does not compact', () => {
+  it('builds the full-text index after letting the KB’s write lock go: a write lands meanwhile and is found', async () => {
+    const core = await openTestCore();
+    try {
+      await core.client.createKb({ kb_id: 'k' });
+      const note = (i: number) => `Crate ${i} of lot${i} cleared customs at dock ${i % 3}.`;
+      await core.client.addDocumentsBatch({
+        kb_id: 'k',
+        documents: Array.from({ length: 20 }, (_, i) => ({ doc_id: `d${i}`, content: note(i) })),
+      });
+      await maintainIndexes(core.ctx, 'k', true);
+      const table = (await core.ctx.store.chunks('k'))!;
+      await core.client.addDocument({ kb_id: 'k', doc_id: 'n1', content: note(101) });
+      const upkeep = maintainIndexes(core.ctx, 'k');
+      // Queued behind upkeep's part under the lock, this gets the lock while the build still runs.
+      await core.ctx.store.writes.run('k', async () => expect(table.ftsRebuilding).toBe(true));
+      await core.client.addDocument({ kb_id: 'k', doc_id: 'n2', content: note(102) });
+      expect((await core.client.search({ query: 'lot102', kb_ids: ['k'], mode: 'fts', top_k: 3 })).hits[0]?.doc_id).toBe('n2');
+      await upkeep;
+      expect(upkeepRuns(core.ctx).at(-1)).toMatchObject({ kb_id: 'k', compacted: false });
+      for (const lot of [101, 102, 5])
+        expect((await core.client.search({ query: `lot${lot}`, kb_ids: ['k'], mode: 'fts', top_k: 3 })).hits.map((h) => h.text)).toEqual([
+          note(lot),
+        ]);
+      await flushIndexing(core.ctx);
+      expect(await table.unindexedRows()).toBe(0);
+    } finally {
+      await core.close();
+    }
+  });
+});
+
 describe('buildTogether: the first full-text and ANN indexes at once only for a table whose vectors are small', () => {
   it('bounds the vectors held, counting at least 128 dimensions', () => {
     const rows128 = BUILD_TOGETHER_MAX_BYTES / (128 * 4);

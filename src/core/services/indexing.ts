@@ -14,9 +14,10 @@ const MIN_DELAY_MS = 1_500;
 /** ...and at the latest (while writes keep coming the timer is not pushed back, so the unindexed rows stay few). */
 const MAX_DELAY_MS = 60_000;
 /**
- * Upkeep (`optimize`: compaction and a rewrite of the full-text index) costs O(table) and holds the KB's write
- * lock; its delay is ten times its last duration, so it takes at most ~10% of a KB's write time. Searches are
- * exact meanwhile (store/lexical-index.ts); the unindexed rows only cost a scan per search.
+ * Upkeep (compaction when due, and a rewrite of the full-text index) costs O(table); a compaction holds the KB's
+ * write lock, a full-text build alone lets writes land beside it. Its delay is ten times its last duration, so it
+ * takes at most ~10% of a KB's time. Searches are exact meanwhile (store/lexical-index.ts); the unindexed rows only
+ * cost a scan per search.
  */
 const DELAY_PER_COST = 10;
 /**
@@ -253,17 +254,22 @@ export function buildTogether(table: Pick<ChunkTable, 'dim'>, rows: number): boo
  * rows in (`force`: even when nothing was written in this process), and build the ANN index once it pays.
  */
 export async function maintainIndexes(ctx: CoreContext, kbId: string, force = false): Promise<void> {
+  const s = slot(ctx, kbId);
+  let run: UpkeepRun | undefined;
+  /** The full-text build that runs after the write lock is let go (ChunkTable.rebuildFtsBeside). */
+  let beside: Promise<void> | undefined;
+  let t0 = 0;
   await ctx.store.writes.run(kbId, async () => {
     const table = await ctx.store.chunks(kbId);
     if (!table) return;
     // What upkeep covers from here: every row written before it took the KB's write lock.
-    const s = slot(ctx, kbId);
     s.rowsSinceUpkeep = 0;
     const rows = await table.count();
     if (rows === 0) return;
-    const t0 = performance.now();
+    t0 = performance.now();
     const work = !table.ftsIndexReady || force || table.needsUpkeep;
     let compacted = false;
+    let rebuildFts = false;
     if (!table.ftsIndexReady) {
       compacted = compactFirst(table, rows) && (await table.fragments()) > 1;
       if (compacted) await crashDuring('upkeep', table.optimize());
@@ -277,7 +283,10 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
           uncompactedRuns: s.uncompactedRuns,
           unindexedVectors: await table.unindexedVectors(),
         });
-      await crashDuring('upkeep', table.optimize(compacted));
+      // Compaction rewrites the fragments under the lock; a run without one only builds the full-text index
+      // again, after the lock is let go (below), so that writes land meanwhile.
+      if (compacted) await crashDuring('upkeep', table.optimize());
+      rebuildFts = !compacted;
       s.uncompactedRuns = compacted ? 0 : s.uncompactedRuns + 1;
     }
     // A KB written by an older ragdesk gets the packed hit column (store/chunk-rows.ts HIT_COLUMN) and, where it was
@@ -286,14 +295,22 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
     if (table.hitsUnpacked) await crashDuring('pack', table.packHits(), 0);
     const vectorRows = await annRowsDue(table, rows);
     if (vectorRows !== undefined) await table.buildVectorIndex(vectorRows);
-    if (!work && !outdated) return;
-    const ms = performance.now() - t0;
-    s.lastMs = ms;
+    if (rebuildFts) beside = (await table.rebuildFtsBeside()).done;
+    if (work || outdated) run = { kb_id: kbId, rows, ms: 0, compacted };
+  });
+  // A build that failed (a rollback's restore came in between: LanceDB refuses the index commit) is tried again.
+  if (beside)
+    await crashDuring('upkeep', beside).catch((err: unknown) => {
+      s.armAfterRun = true;
+      throw err;
+    });
+  if (run) {
+    run.ms = s.lastMs = performance.now() - t0;
     let runs = history.get(ctx);
     if (!runs) history.set(ctx, (runs = []));
-    runs.push({ kb_id: kbId, rows, ms, compacted });
+    runs.push(run);
     if (runs.length > 1000) runs.shift();
-  });
+  }
   // The documents table (one fragment per document write) is compacted along, when enough fragments wait. Not under
   // the KB's write lock: it has its own commit order, and a write to the KB need not wait for it (0.7 s with 100 MB
   // of documents).

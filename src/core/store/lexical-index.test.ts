@@ -242,3 +242,83 @@ describe('ties at the end of the rows a search reads', () => {
     table.closeSnapshots();
   }, 60_000);
 });
+
+describe('a full-text build that writes land beside (rebuildFtsBeside)', () => {
+  const rowsOf = (...docs: string[]) => [...live.keys()].filter((id) => docs.some((d) => id.startsWith(`${d}#`))).length;
+
+  it('indexes the rows it read with exact statistics; rows written meanwhile are scanned until the next upkeep', async () => {
+    const { table, dir } = await setUp();
+    await table.add(doc('pre', 30));
+    // The window between LanceDB's commit of the new index and the lexical state following it, held open.
+    let atCommit!: () => void;
+    let release!: () => void;
+    const committed = new Promise<void>((resolve) => (atCommit = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { done } = await table.rebuildFtsBeside(async () => {
+      atCommit();
+      await gate;
+    });
+    expect(table.ftsRebuilding).toBe(true);
+    await table.add(doc('during1', 20));
+    await committed;
+    // This write lands on top of the index commit: the table's handle now shows the new index, the state is the
+    // old one. Frequencies are counted below the old watermark, which both indexes cover.
+    await table.add(doc('during2', 20));
+    expect(await expectCounts(table, 'during the build')).toEqual({ derived: 0, counted: TERMS.length });
+    expect((await rankings(table)).scored, 'LanceDB’s ranking is not taken during the build').toBeUndefined();
+    release();
+    await done;
+    expect(table.ftsRebuilding).toBe(false);
+    // The rows written after the build read the table are not in the index, and upkeep is due for them.
+    expect(await table.unindexedRows()).toBe(rowsOf('during1', 'during2'));
+    expect(table.needsUpkeep).toBe(true);
+    expect(await expectCounts(table, 'after the build')).toEqual({ derived: TERMS.length, counted: 0 });
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith('.fts-exact-'))).toHaveLength(1);
+    const { done: again } = await table.rebuildFtsBeside();
+    await again;
+    expect(await table.unindexedRows()).toBe(0);
+    expect(table.needsUpkeep).toBe(false);
+    await expectSameRanking(table, 'after a second build with nothing written beside it');
+    table.closeSnapshots();
+  }, 60_000);
+
+  it('counts statistics after it when a row went meanwhile (the build counted it), until upkeep builds again', async () => {
+    const { table, dir } = await setUp();
+    await table.add(doc('pre', 30));
+    const { done } = await table.rebuildFtsBeside();
+    await table.deleteWhere("doc_id IN ('d3')");
+    drop('d3');
+    await table.writeDocs(doc('d4v2', 10), ['d4']);
+    drop('d4');
+    await done;
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith('.fts-exact-'))).toEqual([]);
+    expect(table.needsUpkeep).toBe(true);
+    expect(await expectCounts(table, 'after a build beside removals')).toEqual({ derived: 0, counted: TERMS.length });
+    await table.optimize(false);
+    expect(await expectCounts(table, 'after upkeep')).toEqual({ derived: TERMS.length, counted: 0 });
+    table.closeSnapshots();
+  }, 60_000);
+
+  it('survives a rollback meanwhile: the restore either makes LanceDB refuse the build or drops it, and the state is worked out again', async () => {
+    for (let round = 0; round < 3; round++) {
+      const { table } = await setUp();
+      await table.add(doc('pre', 30));
+      const before = await table.version();
+      const { done } = await table.rebuildFtsBeside();
+      const failed = done.then(
+        () => false,
+        () => true,
+      );
+      await table.add(doc('rolled', 20));
+      await table.rollbackTo(before);
+      drop('rolled');
+      await failed;
+      expect(table.ftsRebuilding).toBe(false);
+      expect(await expectCounts(table, `round ${round}: after the rollback`)).toMatchObject({ derived: 0 });
+      expect(table.needsUpkeep).toBe(true);
+      await table.optimize(false);
+      await expectSameRanking(table, `round ${round}: after upkeep`);
+      table.closeSnapshots();
+    }
+  }, 120_000);
+});

@@ -91,6 +91,10 @@ export class LexicalIndex {
   private exactStats = false;
   /** Document frequencies read off the index's score for the term alone, counted through it, or read off a search's candidates. */
   readonly dfReads = { derived: 0, counted: 0, fromRows: 0 };
+  /** Commits that appended rows, removed rows, or rolled the table back, counted for a build beside writes. */
+  private readonly changes = { appends: 0, removals: 0, resets: 0 };
+  /** A build of the index that writes land beside (beginRebuild): its watermark, and the changes counted when it read the table. */
+  private rebuild: { watermark: bigint; appends: number; removals: number; resets: number } | undefined;
 
   constructor(
     private hasIndex: boolean,
@@ -110,11 +114,13 @@ export class LexicalIndex {
   /** Rows were appended (they land above the watermark: nothing cached changes). */
   appended(): void {
     this.dirty = true;
+    this.changes.appends++;
   }
 
   /** Before a commit that removes or rewrites rows: the index's statistics stop being exact with it. */
   removing(): void {
     this.exactStats = false;
+    this.changes.removals++;
     this.mark.clear();
   }
 
@@ -143,6 +149,37 @@ export class LexicalIndex {
     this.mark.set(await table.version());
   }
 
+  /**
+   * A build of the index from the table as it is now starts, and writes may land while it runs (upkeep without the
+   * write lock: ChunkTable.rebuildFtsBeside). `watermark`: the end address of the rows it reads. Until it ends, a
+   * snapshot may pin a version with the new index or the old one, so no view takes LanceDB's statistics as exact:
+   * frequencies are counted below the old watermark, which both indexes cover.
+   */
+  beginRebuild(watermark: bigint): void {
+    this.rebuild = { watermark, ...this.changes };
+  }
+
+  /**
+   * The build begun by beginRebuild ended, committed (`built`) or not, and `table` now shows the table's latest
+   * version. Committed: the rows it read are indexed, so the watermark moves to their end; rows appended meanwhile
+   * lie above it (fragment ids only grow) and wait for the next upkeep; its statistics are exact unless a row went
+   * meanwhile (the build counted it). A rollback meanwhile restored a version without the new index, or made the
+   * build fail: the state is worked out again from the table (reset did that).
+   */
+  async endRebuild(table: Table, built: boolean): Promise<void> {
+    const r = this.rebuild;
+    this.rebuild = undefined;
+    if (!r || !built || this.changes.resets !== r.resets) return;
+    const exact = this.changes.removals === r.removals;
+    this.hasIndex = true;
+    this.epoch++;
+    this.known = true;
+    this.watermark = r.watermark;
+    this.exactStats = exact;
+    this.dirty = !exact || this.changes.appends !== r.appends;
+    if (exact) this.mark.set(await table.version());
+  }
+
   /** Exact statistics, as this process's record or the version history shows them (see ExactStatsMark). */
   private async recordedExact(table: Table): Promise<boolean> {
     return this.mark.holds(await table.version()) || (await appendOnly(table));
@@ -150,6 +187,7 @@ export class LexicalIndex {
 
   /** After a rollback: forget what was cached and work the state out again. */
   reset(hasIndex: boolean): void {
+    this.changes.resets++;
     this.mark.clear();
     this.hasIndex = hasIndex;
     this.known = false;
@@ -185,7 +223,7 @@ export class LexicalIndex {
       watermark: this.watermark,
       epoch: this.epoch,
       complete: this.watermark > 0n && !this.dirty,
-      exactStats: this.exactStats && this.watermark > 0n,
+      exactStats: this.exactStats && this.watermark > 0n && this.rebuild === undefined,
     };
   }
 
