@@ -151,6 +151,19 @@ describe('rows written before any full-text index', () => {
   });
 });
 
+const note = (i: number) => `Crate ${i} of lot${i} cleared customs at dock ${i % 3}.`;
+
+/** KB `k` with notes d0-d19 (`note(i)`), indexed by a forced upkeep; its chunk table. */
+async function twentyIndexedNotes(core: Core) {
+  await core.client.createKb({ kb_id: 'k' });
+  await core.client.addDocumentsBatch({
+    kb_id: 'k',
+    documents: Array.from({ length: 20 }, (_, i) => ({ doc_id: `d${i}`, content: note(i) })),
+  });
+  await maintainIndexes(core.ctx, 'k', true);
+  return (await core.ctx.store.chunks('k'))!;
+}
+
 describe('upkeep compacts only when it pays (compactionDue)', () => {
   it('past COMPACT_AT_FRAGMENTS fragments, after MAX_UNCOMPACTED_RUNS runs without, or past MAX_UNINDEXED_VECTORS', () => {
     const quiet = { fragments: 3, uncompactedRuns: 0, unindexedVectors: 10 };
@@ -166,14 +179,7 @@ describe('upkeep compacts only when it pays (compactionDue)', () => {
   it('after a few single writes it builds the full-text index again and leaves the fragments; every few runs it compacts', async () => {
     const core = await openTestCore();
     try {
-      await core.client.createKb({ kb_id: 'k' });
-      const note = (i: number) => `Crate ${i} of lot${i} cleared customs at dock ${i % 3}.`;
-      await core.client.addDocumentsBatch({
-        kb_id: 'k',
-        documents: Array.from({ length: 20 }, (_, i) => ({ doc_id: `d${i}`, content: note(i) })),
-      });
-      await maintainIndexes(core.ctx, 'k', true);
-      const table = (await core.ctx.store.chunks('k'))!;
+      const table = await twentyIndexedNotes(core);
       for (let run = 0; run < MAX_UNCOMPACTED_RUNS; run++) {
         await core.client.addDocument({ kb_id: 'k', doc_id: `n${run}`, content: note(100 + run) });
         // A write that replaces: its old rows stay in their fragment, hidden, until a compaction.
@@ -206,14 +212,7 @@ describe('upkeep that does not compact', () => {
   it('builds the full-text index after letting the KB’s write lock go: a write lands meanwhile and is found', async () => {
     const core = await openTestCore();
     try {
-      await core.client.createKb({ kb_id: 'k' });
-      const note = (i: number) => `Crate ${i} of lot${i} cleared customs at dock ${i % 3}.`;
-      await core.client.addDocumentsBatch({
-        kb_id: 'k',
-        documents: Array.from({ length: 20 }, (_, i) => ({ doc_id: `d${i}`, content: note(i) })),
-      });
-      await maintainIndexes(core.ctx, 'k', true);
-      const table = (await core.ctx.store.chunks('k'))!;
+      const table = await twentyIndexedNotes(core);
       await core.client.addDocument({ kb_id: 'k', doc_id: 'n1', content: note(101) });
       const upkeep = maintainIndexes(core.ctx, 'k');
       // Queued behind upkeep's part under the lock, this gets the lock while the build still runs.
