@@ -135,7 +135,12 @@ export abstract class ChunkTableBase {
     await this.ftsBuild;
     const handle = await this.commit(async () => {
       const opened = await this.db.openTable(this.table.name);
-      this.lexical.beginRebuild(await endAddress(opened));
+      try {
+        this.lexical.beginRebuild(await endAddress(opened));
+      } catch (err) {
+        opened.close();
+        throw err;
+      }
       return opened;
     });
     const done = (async () => {
@@ -146,24 +151,30 @@ export abstract class ChunkTableBase {
         await committed?.();
       } finally {
         handle.close();
-        await this.commits.run('commit', async () => {
-          this.retireCurrent();
-          try {
-            // The table's own handle sees the index commit only once it looks (or writes again).
-            if (built) await this.table.checkoutLatest();
-            await this.lexical.endRebuild(this.table, built);
-          } catch (err) {
-            // Which index the table's handle shows is not known: the state is worked out again from the table.
-            this.lexical.reset(true);
-            await this.lexical.endRebuild(this.table, false);
-            throw err;
-          }
-        });
-        this.ftsBuild = undefined;
+        try {
+          await this.commits.run('commit', () => this.rebuildEnded(built));
+        } finally {
+          this.ftsBuild = undefined;
+        }
       }
     })();
     this.ftsBuild = done.catch(() => undefined);
     return { done };
+  }
+
+  /** The lexical state follows a build beside writes that committed (`built`) or did not (in the commit order). */
+  private async rebuildEnded(built: boolean): Promise<void> {
+    this.retireCurrent();
+    try {
+      // The table's own handle sees the index commit only once it looks (or writes again).
+      if (built) await this.table.checkoutLatest();
+      await this.lexical.endRebuild(this.table, built);
+    } catch (err) {
+      // Which index the table's handle shows is not known: the state is worked out again from the table.
+      this.lexical.reset(true);
+      await this.lexical.endRebuild(this.table, false);
+      throw err;
+    }
   }
 
   /** A full-text build beside writes is under way (rebuildFtsBeside). */
