@@ -319,8 +319,8 @@ export class ChunkTable extends ChunkTableBase {
   /**
    * Build the full-text index again from the rows: afterwards it covers every row and its statistics are exact.
    * With `compact`, first compact the fragments, fold new rows into the vector index and drop deleted rows from
-   * it, and prune old versions (one optimize()). O(table): run by upkeep in the background (services/indexing.ts),
-   * under the write lock; upkeep compacts only when it pays (compactionDue there).
+   * it, and prune old versions (one optimize()). O(table), under the write lock: upkeep runs it when it compacts
+   * (services/indexing.ts compactionDue); a run without compaction builds beside writes instead (rebuildFtsBeside).
    */
   async optimize(compact = true): Promise<void> {
     // Searches meanwhile read the last version before upkeep (`before`).
