@@ -317,23 +317,21 @@ export class ChunkTable extends ChunkTableBase {
   }
 
   /**
-   * Build the full-text index again from the rows: afterwards it covers every row and its statistics are exact.
-   * With `compact`, first compact the fragments, fold new rows into the vector index and drop deleted rows from
-   * it, and prune old versions (one optimize()). O(table), under the write lock: upkeep runs it when it compacts
-   * (services/indexing.ts compactionDue); a run without compaction builds beside writes instead (rebuildFtsBeside).
+   * Compact the fragments, fold new rows into the vector index and drop deleted rows from it, and prune old versions
+   * (one optimize()), then build the full-text index again from the rows: afterwards it covers every row and its
+   * statistics are exact. O(table), under the write lock: upkeep runs it when it compacts (services/indexing.ts
+   * compactionDue); a run without compaction builds beside writes instead (rebuildFtsBeside).
    */
-  async optimize(compact = true): Promise<void> {
+  async optimize(): Promise<void> {
     // Searches meanwhile read the last version before upkeep (`before`).
     await this.upkeep(async (before) => {
-      if (compact) {
-        // Compaction, index upkeep and pruning in one call: versions older than every open snapshot go, with the
-        // cutoff set back for the time compaction takes (prune-cutoff.ts: a second call compacted the table again).
-        const oldest = Math.min(before.version, ...[...this.retired].map((s) => s.version));
-        const stamp = (await this.table.listVersions()).find((v) => v.version === oldest)?.timestamp;
-        const t0 = performance.now();
-        await this.table.optimize({ cleanupOlderThan: pruneCutoff(stamp?.getTime(), this.lastCompactionMs) });
-        this.lastCompactionMs = performance.now() - t0;
-      }
+      // Compaction, index upkeep and pruning in one call: versions older than every open snapshot go, with the
+      // cutoff set back for the time compaction takes (prune-cutoff.ts: a second call compacted the table again).
+      const oldest = Math.min(before.version, ...[...this.retired].map((s) => s.version));
+      const stamp = (await this.table.listVersions()).find((v) => v.version === oldest)?.timestamp;
+      const t0 = performance.now();
+      await this.table.optimize({ cleanupOlderThan: pruneCutoff(stamp?.getTime(), this.lastCompactionMs) });
+      this.lastCompactionMs = performance.now() - t0;
       // The full-text index is then built again from the live rows. What optimize() folded in is not used:
       // - LanceDB 0.31's folded index loses rows from limited queries: after appended rows were folded in, a top-25
       //   query left out every appended row in 4 of 6 builds (all 40 queries alike), while a top-1000 query and a
