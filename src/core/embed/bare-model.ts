@@ -22,18 +22,16 @@ import { readTokenizerFiles } from './tokenizer-files.js';
  * (cross-encoders) load the same way, their query and passage paired by the tokenizer.
  */
 
-export interface BareModel {
-  runner: ModelRunner;
-  tokenizer: BareTokenizer;
-  encode: BatchEncoder;
-  dispose(): Promise<void>;
-}
-
 /** The parts of a model on disk the bare paths share: its session as a runner, and its tokenizer. */
 interface BareParts {
   runner: ModelRunner;
   tokenizer: BareTokenizer;
   dispose(): Promise<void>;
+}
+
+/** An embedding model: the parts, and the encoder over its tokenizer. */
+export interface BareModel extends BareParts {
+  encode: BatchEncoder;
 }
 
 /** Open the model in `dir` (complete on disk) without transformers.js, or say why not (see the module comment). */
