@@ -131,11 +131,11 @@ describe('the decision of a write under the lock', () => {
   it('is not read again when no write touched its doc_ids or contents since it was taken', async () => {
     await core.client.createKb({ kb_id: 'decide', embedding_model: 'none' });
     const docs = core.ctx.store.docs;
-    const summaries = docs.summaries.bind(docs);
+    const known = docs.known.bind(docs);
     let reads = 0;
-    docs.summaries = (...args) => {
+    docs.known = (...args) => {
       reads++;
-      return summaries(...args);
+      return known(...args);
     };
     try {
       await core.client.addDocument({ kb_id: 'decide', doc_id: 'alone', content: 'A lone note about the lighthouse keeper.' });
@@ -150,7 +150,7 @@ describe('the decision of a write under the lock', () => {
       expect(reads).toBe(3);
       expect(both.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
     } finally {
-      docs.summaries = summaries;
+      docs.known = known;
     }
   });
 });

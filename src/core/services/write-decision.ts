@@ -68,11 +68,12 @@ export async function decideAll(
 ): Promise<Pending[]> {
   const kbId = kb.kb_id;
   const seen = new Map<string, string>();
-  // Two queries for the whole batch: which doc_ids exist, which contents are already stored.
-  const known: Known = {
-    existing: await ctx.store.docs.summaries(kbId, [...new Set(items.map((d) => d.doc.doc_id))]),
-    hashes: await ctx.store.docs.findByHashes(kbId, [...new Set(items.map((d) => d.doc.hash))]),
-  };
+  // One query for the whole batch: which doc_ids exist, which contents are already stored.
+  const known: Known = await ctx.store.docs.known(
+    kbId,
+    [...new Set(items.map((d) => d.doc.doc_id))],
+    [...new Set(items.map((d) => d.doc.hash))],
+  );
   const toWrite: Pending[] = [];
   for (const { i, doc } of items) {
     try {

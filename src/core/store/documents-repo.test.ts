@@ -106,6 +106,31 @@ describe('documents table: docHashes', () => {
   });
 });
 
+describe('documents table: known (a write decision in one query)', () => {
+  it('gives what summaries and findByHashes give, in batches of 500 and for one KB only', async () => {
+    const db = await lancedb.connect(tempDir());
+    const repo = await DocumentsRepo.open(db);
+    const many = (kb: string, from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ ...row(`d${from + i}`, null), kb_id: kb, content_hash: `h${(from + i) % 900}` }));
+    await repo.upsert(many('k', 0, 1200), true);
+    await repo.upsert(many('other', 0, 50), true);
+    // 700 ids (two batches), of which 600 exist; 800 hashes, of which 500 are stored (some by two documents).
+    const ids = Array.from({ length: 700 }, (_, i) => `d${i * 2}`);
+    const hashes = Array.from({ length: 800 }, (_, i) => `h${i + 400}`);
+    const known = await repo.known('k', ids, hashes);
+    expect(known.existing).toEqual(await repo.summaries('k', ids));
+    expect(known.existing.size).toBe(600);
+    expect(known.hashes).toEqual(await repo.findByHashes('k', hashes));
+    expect(known.hashes.size).toBe(500);
+    // Only ids, only hashes, neither, another KB.
+    expect((await repo.known('k', ['d3', 'nope'], [])).existing.size).toBe(1);
+    expect((await repo.known('k', [], ['h3'])).hashes.get('h3')).toMatch(/^d(3|903)$/);
+    expect((await repo.known('k', [], ['h3'])).existing.size).toBe(0);
+    expect(await repo.known('k', [], [])).toEqual({ existing: new Map(), hashes: new Map() });
+    expect((await repo.known('other', ['d1', 'd60'], ['h60'])).existing.size).toBe(1);
+  });
+});
+
 describe('documents table: page', () => {
   it('gives the page of the newest documents, filtered, as ordering every row would, with the total', async () => {
     const db = await lancedb.connect(tempDir());

@@ -182,6 +182,41 @@ export class DocumentsRepo {
     return out;
   }
 
+  /**
+   * What a batch's write decision reads, in one query per 500 of each (every document write leaves a fragment
+   * until compaction, and each query reads every fragment): the summaries of the doc_ids that exist, and
+   * content_hash → doc_id for the hashes already stored (as summaries and findByHashes give them).
+   */
+  async known(
+    kbId: string,
+    docIds: string[],
+    hashes: string[],
+  ): Promise<{ existing: Map<string, DocumentSummary & { version: string }>; hashes: Map<string, string> }> {
+    const out = { existing: new Map<string, DocumentSummary & { version: string }>(), hashes: new Map<string, string>() };
+    for (let i = 0; i < Math.max(docIds.length, hashes.length); i += 500) {
+      const ids = docIds.slice(i, i + 500);
+      const sums = hashes.slice(i, i + 500);
+      const wanted = new Set(ids);
+      const any = [
+        ...(ids.length > 0 ? [`doc_id IN (${ids.map(sqlString).join(', ')})`] : []),
+        ...(sums.length > 0 ? [`content_hash IN (${sums.map(sqlString).join(', ')})`] : []),
+      ];
+      const rows = (await this.table
+        .query()
+        .where(`${byKb(kbId)} AND (${any.join(' OR ')})`)
+        .select(SUMMARY_COLUMNS)
+        .toArray()) as Raw[];
+      const hashSet = new Set(sums);
+      for (const r of rows) {
+        const docId = String(r.doc_id);
+        const hash = String(r.content_hash);
+        if (wanted.has(docId)) out.existing.set(docId, toSummary(r));
+        if (hashSet.has(hash) && !out.hashes.has(hash)) out.hashes.set(hash, docId);
+      }
+    }
+    return out;
+  }
+
   /** All summaries of a KB, newest first (documents tables are small next to chunk tables). */
   async listAll(kbId: string): Promise<Array<DocumentSummary & { version: string }>> {
     const rows = (await this.table.query().where(byKb(kbId)).select(SUMMARY_COLUMNS).toArray()) as Raw[];
