@@ -11,6 +11,7 @@ import {
   buildTogether,
   BULK_IDLE_MS,
   COMPACT_AT_FRAGMENTS,
+  compactAfterWrites,
   compactionDue,
   flushIndexing,
   indexingScheduled,
@@ -202,6 +203,55 @@ describe('upkeep compacts only when it pays (compactionDue)', () => {
       expect(await table.fragments()).toBeLessThan(written);
       expect(await table.unindexedRows()).toBe(0);
       expect((await core.client.search({ query: 'lot200', kb_ids: ['k'], mode: 'fts', top_k: 3 })).hits[0]?.doc_id).toBe('last');
+    } finally {
+      await core.close();
+    }
+  });
+});
+
+describe('upkeep comes early once enough fragments wait (compactAfterWrites)', () => {
+  it('every √(2 · compaction ms / cost per fragment) writes, and never before upkeep would compact', () => {
+    expect(compactAfterWrites(0)).toBe(COMPACT_AT_FRAGMENTS + 1);
+    expect(compactAfterWrites(200)).toBe(COMPACT_AT_FRAGMENTS + 1);
+    expect(compactAfterWrites(1_000)).toBe(45);
+    expect(compactAfterWrites(13_000)).toBe(161);
+  });
+
+  it('the write that brings the count there moves an upkeep armed for later to now; a compaction starts it again', async () => {
+    const core = await openTestCore();
+    try {
+      const table = await twentyIndexedNotes(core);
+      const s = upkeepState(core.ctx, 'k');
+      await flushIndexing(core.ctx);
+      await core.client.addDocument({ kb_id: 'k', doc_id: 'n1', content: note(101) });
+      expect(s.writesSinceCompaction).toBe(1);
+      await maintainIndexes(core.ctx, 'k', true);
+      expect(upkeepRuns(core.ctx).at(-1)).toMatchObject({ kb_id: 'k', compacted: true });
+      expect(s.writesSinceCompaction).toBe(0);
+      expect(s.lastCompactMs).toBeGreaterThan(0);
+      const due = compactAfterWrites(s.lastCompactMs);
+      // What the end of each single write calls, synchronously here: no timer fires in between.
+      for (let i = 1; i < due; i++) scheduleIndexing(core.ctx, 'k', 1);
+      expect(indexingScheduled(core.ctx, 'k')).toBe(true);
+      // Armed by its cost (at least 1.5 s away); a delete appends no fragment and changes nothing.
+      expect(s.timerAt - performance.now()).toBeGreaterThan(1_000);
+      scheduleIndexing(core.ctx, 'k', 0);
+      expect(s.writesSinceCompaction).toBe(due - 1);
+      expect(s.timerAt - performance.now()).toBeGreaterThan(1_000);
+      scheduleIndexing(core.ctx, 'k', 1);
+      expect(indexingScheduled(core.ctx, 'k')).toBe(true);
+      expect(s.timerAt).toBeLessThanOrEqual(performance.now());
+      const runs = upkeepRuns(core.ctx).length;
+      // Those writes were not real: the table has its few fragments, so the run does not compact, and the count
+      // falls to them (else every write would bring another run).
+      await flushIndexing(core.ctx);
+      expect(
+        upkeepRuns(core.ctx)
+          .slice(runs)
+          .some((r) => r.compacted),
+      ).toBe(false);
+      expect(s.writesSinceCompaction).toBeLessThanOrEqual(await table.fragments());
+      expect(s.writesSinceCompaction).toBeLessThan(due);
     } finally {
       await core.close();
     }

@@ -21,6 +21,27 @@ const MAX_DELAY_MS = 60_000;
  */
 const DELAY_PER_COST = 10;
 /**
+ * What each fragment left by a write costs until upkeep compacts it away, per write and the search after it (ms):
+ * LanceDB opens every fragment for a filtered read. Measured on SciFact (9.6k chunks) with 25 → 375 single-add
+ * fragments in both tables: an add 42 → 236 ms (its existence checks in the documents table), a full-text search
+ * ~0.45 ms per fragment more (the scan of the rows the index does not cover).
+ */
+const FRAGMENT_COST_MS = 1;
+
+/**
+ * Upkeep also comes as soon as a KB has taken this many writes since its last compaction (each appends a fragment),
+ * whatever the delay from its cost says: `compactMs` (the last compaction's time, under the write lock) paid once
+ * against a cost that grows with each fragment kept, FRAGMENT_COST_MS per write and fragment, is cheapest every
+ * √(2·compactMs / FRAGMENT_COST_MS) writes (~45 for SciFact's 1 s, ~160 for 13 s at 217k chunks). By time alone a
+ * fast writer left hundreds of fragments, which made each add, each search and the compaction itself slower, and
+ * the next delay longer (on SciFact 5,183 single adds: upkeep 1 → 2.3 s, 333 fragments, an add ~235 ms, a search
+ * right after a write ~1 s). At least COMPACT_AT_FRAGMENTS + 1, the count at which upkeep compacts.
+ */
+export function compactAfterWrites(compactMs: number): number {
+  return Math.max(COMPACT_AT_FRAGMENTS + 1, Math.round(Math.sqrt((2 * compactMs) / FRAGMENT_COST_MS)));
+}
+
+/**
  * While a job writes a KB that nobody searches, its upkeep waits for the job (checking this often): every upkeep
  * is O(table) under the write lock, so mid-job runs only stall the job, and the job's end brings one anyway.
  * Measured on 20 MB of Markdown with potion (54k chunks): three mid-job runs took 6-8 of the `add`'s 24 s.
@@ -50,6 +71,11 @@ interface Slot {
   armAfterRun?: boolean;
   /** Upkeep runs in a row that left the fragments as they were (see compactionDue). */
   uncompactedRuns: number;
+  /** Writes that appended rows since the KB's last compaction, and how long that compaction took (compactAfterWrites). */
+  writesSinceCompaction: number;
+  lastCompactMs: number;
+  /** When the armed timer fires (performance.now()). */
+  timerAt: number;
 }
 
 const pending = new WeakMap<CoreContext, Map<string, Slot>>();
@@ -82,6 +108,9 @@ function slot(ctx: CoreContext, kbId: string): Slot {
         bulkWriters: 0,
         rowsSinceUpkeep: 0,
         uncompactedRuns: 0,
+        writesSinceCompaction: 0,
+        lastCompactMs: 0,
+        timerAt: 0,
       }),
     );
   return s;
@@ -95,15 +124,23 @@ export function scheduleIndexing(ctx: CoreContext, kbId: string, rows = 0): void
   const s = slot(ctx, kbId);
   s.lastWriteAt = performance.now();
   s.rowsSinceUpkeep += rows;
+  if (rows > 0) s.writesSinceCompaction++;
+  // Enough fragments wait: an upkeep armed for later by its cost comes now.
+  if (s.timer && compactionWaits(s) && s.timerAt > s.lastWriteAt) {
+    clearTimeout(s.timer);
+    s.timer = undefined;
+  }
   arm(ctx, kbId, s);
 }
 
-function arm(
-  ctx: CoreContext,
-  kbId: string,
-  s: Slot,
-  delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, s.lastMs * DELAY_PER_COST)),
-): void {
+const compactionWaits = (s: Slot) => s.writesSinceCompaction >= compactAfterWrites(s.lastCompactMs);
+
+/** The delay of the next upkeep: none once enough fragments wait, else ten times the cost of the last one. */
+function nextDelay(s: Slot): number {
+  return compactionWaits(s) ? 0 : Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, s.lastMs * DELAY_PER_COST));
+}
+
+function arm(ctx: CoreContext, kbId: string, s: Slot, delay = nextDelay(s)): void {
   if (s.timer) return;
   // A write that ends while upkeep runs (it held the lock first) waits for the run's end, and for a delay from its
   // cost: armed now, with the cost of the run before, a 219k-chunk KB's next upkeep (6.6 s) ran right after the one
@@ -124,6 +161,7 @@ function arm(
       }),
     );
   }, delay);
+  s.timerAt = performance.now() + delay;
   s.timer.unref();
 }
 
@@ -138,11 +176,13 @@ export function upkeepDue(
   );
 }
 
-/** The upkeep state of a KB, for tests (see upkeepDue). */
+/** The upkeep state of a KB, for tests (see upkeepDue, compactAfterWrites). */
 export function upkeepState(
   ctx: CoreContext,
   kbId: string,
-): Readonly<Pick<Slot, 'bulkWriters' | 'lastWriteAt' | 'lastSearchAt' | 'rowsSinceUpkeep'>> {
+): Readonly<
+  Pick<Slot, 'bulkWriters' | 'lastWriteAt' | 'lastSearchAt' | 'rowsSinceUpkeep' | 'writesSinceCompaction' | 'lastCompactMs' | 'timerAt'>
+> {
   return slot(ctx, kbId);
 }
 
@@ -272,7 +312,7 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
     let rebuildFts = false;
     if (!table.ftsIndexReady) {
       compacted = compactFirst(table, rows) && (await table.fragments()) > 1;
-      if (compacted) await crashDuring('upkeep', table.optimize());
+      if (compacted) await compact(s, table);
       const vectorRows = buildTogether(table, rows) ? await annRowsDue(table, rows) : undefined;
       await table.buildIndexes({ fts: true, ...(vectorRows !== undefined ? { vectorRows } : {}) });
     } else if (force || table.needsUpkeep) {
@@ -285,10 +325,12 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
         });
       // Compaction rewrites the fragments under the lock; a run without one only builds the full-text index
       // again, after the lock is let go (below), so that writes land meanwhile.
-      if (compacted) await crashDuring('upkeep', table.optimize());
+      if (compacted) await compact(s, table);
       rebuildFts = !compacted;
       s.uncompactedRuns = compacted ? 0 : s.uncompactedRuns + 1;
     }
+    // Counted writes that left no fragment (another process compacted meanwhile) would bring a run after each write.
+    if (!compacted && compactionWaits(s)) s.writesSinceCompaction = Math.min(s.writesSinceCompaction, await table.fragments());
     // A KB written by an older ragdesk gets the packed hit column (store/chunk-rows.ts HIT_COLUMN) and, where it was
     // indexed with IVF-HNSW-SQ, the current vector index kind (store/ann-params.ts), once.
     const outdated = table.upgradeDue;
@@ -315,6 +357,14 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
   // the KB's write lock: it has its own commit order, and a write to the KB need not wait for it (0.7 s with 100 MB
   // of documents).
   await ctx.store.docs.compactIfFragmented();
+}
+
+/** Compact the table under the KB's write lock, timing it for compactAfterWrites. */
+async function compact(s: Slot, table: ChunkTable): Promise<void> {
+  const t0 = performance.now();
+  await crashDuring('upkeep', table.optimize());
+  s.lastCompactMs = performance.now() - t0;
+  s.writesSinceCompaction = 0;
 }
 
 /** Fragments at most before upkeep compacts (one per single write; each adds to what a search opens). */
