@@ -152,14 +152,11 @@ export class ChunkTable extends ChunkTableBase {
     if (replacing.length === 0) return this.add(rows);
     const docs = replacing.map(sqlString).join(', ');
     const data = this.arrowRows(rows);
+    const where = this.staged.and(`doc_id IN (${docs})`)!;
     await this.commit(async () => {
-      this.lexical.removing();
-      await this.table
-        .mergeInsert('chunk_id')
-        .whenNotMatchedInsertAll()
-        .whenNotMatchedBySourceDelete({ where: this.staged.and(`doc_id IN (${docs})`)! })
-        .execute(data);
-      this.lexical.removed();
+      const gone = await this.lexical.removing(this.table, where, new Set(rows.map((r) => r.chunk_id)));
+      await this.table.mergeInsert('chunk_id').whenNotMatchedInsertAll().whenNotMatchedBySourceDelete({ where }).execute(data);
+      this.lexical.removed(gone);
     });
   }
 
@@ -182,29 +179,31 @@ export class ChunkTable extends ChunkTableBase {
    * step for readers (both under the commit order snapshots are taken in: a search sees the old rows or the new).
    */
   async publishStaged(version: string, docId: string): Promise<void> {
+    const where = `doc_id = ${sqlString(docId)} AND version <> ${sqlString(version)}`;
     await this.commit(async () => {
-      this.lexical.removing();
-      await this.table.delete(`doc_id = ${sqlString(docId)} AND version <> ${sqlString(version)}`);
-      this.lexical.removed();
+      const gone = await this.lexical.removing(this.table, where);
+      await this.table.delete(where);
+      this.lexical.removed(gone);
       this.staged.delete(version);
     });
   }
 
   /** Forget a staged version: its rows are deleted (the write failed, was cancelled or came to nothing). */
   async dropStaged(version: string): Promise<void> {
+    const where = `version = ${sqlString(version)}`;
     await this.commit(async () => {
-      this.lexical.removing();
-      await this.table.delete(`version = ${sqlString(version)}`);
-      this.lexical.removed();
+      const gone = await this.lexical.removing(this.table, where);
+      await this.table.delete(where);
+      this.lexical.removed(gone);
       this.staged.delete(version);
     });
   }
 
   async deleteWhere(predicate: string): Promise<void> {
     await this.commit(async () => {
-      this.lexical.removing();
+      const gone = await this.lexical.removing(this.table, predicate);
       await this.table.delete(predicate);
-      this.lexical.removed();
+      this.lexical.removed(gone);
     });
   }
 
@@ -261,10 +260,10 @@ export class ChunkTable extends ChunkTableBase {
     const byId = new Map(items.map((i) => [i.chunk_id, i.vector]));
     const updated = rows.map((r) => ({ ...r, vector: byId.get(String(r.chunk_id)) ?? null }));
     await this.commit(async () => {
-      this.lexical.removing();
+      const gone = await this.lexical.removing(this.table, `chunk_id IN (${ids})`);
       await this.table.mergeInsert('chunk_id').whenMatchedUpdateAll().execute(buildArrowTable(this.schema, updated));
       // Updated rows are rewritten into new fragments: they leave the index until upkeep.
-      this.lexical.removed();
+      this.lexical.removed(gone);
     });
   }
 

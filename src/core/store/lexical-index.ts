@@ -7,8 +7,10 @@ import {
   candidate,
   derivedDf,
   FTS_COLUMN,
+  goneRows,
   scanDelta,
   scoredPart,
+  type GoneRows,
   type LexCandidate,
   type LexicalBound,
   type LexicalPart,
@@ -117,18 +119,31 @@ export class LexicalIndex {
     this.changes.appends++;
   }
 
-  /** Before a commit that removes or rewrites rows: the index's statistics stop being exact with it. */
-  removing(): void {
+  /**
+   * Before a commit that removes or rewrites rows: the index's statistics stop being exact with it. With the
+   * commit's `predicate` (and the chunk ids it keeps of those), the indexed rows it removes are read first when
+   * statistics of the state are cached, for `removed` to carry them over (else each term is counted again through
+   * the index after every overwrite: 5-15 ms a term on SciFact, 100-470 ms for a common one at 1M rows).
+   */
+  async removing(table?: Table, predicate?: string, kept?: ReadonlySet<string>): Promise<GoneRows | undefined> {
     this.exactStats = false;
     this.changes.removals++;
     this.mark.clear();
+    if (!table || predicate === undefined || this.watermark === 0n || this.base?.epoch !== this.epoch) return undefined;
+    return goneRows(table, predicate, this.watermark, kept);
   }
 
-  /** Indexed rows may have been deleted or rewritten: cached statistics of the indexed part are stale. */
-  removed(): void {
+  /**
+   * Indexed rows may have been deleted or rewritten: cached statistics of the indexed part are stale, unless
+   * `gone` says what went (read by `removing` in the same commit): they are then carried over without it.
+   */
+  removed(gone?: GoneRows): void {
     this.dirty = true;
-    this.epoch++;
+    const from = this.epoch++;
     this.exactStats = false;
+    if (!gone || this.base?.epoch !== from) return;
+    this.base = { epoch: this.epoch, docs: this.base.docs - gone.docs, tokens: this.base.tokens - gone.tokens };
+    for (const [term, e] of this.df) if (e.epoch === from) this.df.set(term, { epoch: this.epoch, n: e.n - (gone.df.get(term) ?? 0) });
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Table } from '@lancedb/lancedb';
-import { dfFromScore, indexLength, termCounts, type LexStats } from './bm25.js';
+import { dfFromScore, indexLength, indexTokens, termCounts, type LexStats } from './bm25.js';
 import { leanRef, plainRows, toRef, type ChunkRef, type Raw } from './chunk-rows.js';
 
 /**
@@ -143,6 +143,42 @@ export async function scanDelta(table: Table, termSet: ReadonlySet<string>, w: b
     out.tokens += c.dl;
     for (const t of c.tf.keys()) out.df.set(t, (out.df.get(t) ?? 0) + 1);
     if (c.tf.size > 0 && (!where || r.passes === true)) out.candidates.push(c);
+  }
+  return out;
+}
+
+/** What a commit removes from the indexed part: its rows, their length, and per index token the rows holding it. */
+export interface GoneRows {
+  docs: number;
+  tokens: number;
+  df: Map<string, number>;
+}
+
+/** Past this many rows a removal is not read ahead (LexicalIndex.removing): the statistics are counted again instead. */
+export const MAX_GONE_ROWS = 2_000;
+
+/**
+ * The indexed rows (`_rowaddr < w`) that `predicate` selects, but those whose chunk_id is in `kept` (a merge-insert
+ * leaves the rows its source matches): read before a commit removes them, so that the statistics cached for the
+ * state before carry over to the state after. Undefined past MAX_GONE_ROWS rows.
+ */
+export async function goneRows(table: Table, predicate: string, w: bigint, kept?: ReadonlySet<string>): Promise<GoneRows | undefined> {
+  const rows = plainRows(
+    await table
+      .query()
+      .where(`(${predicate}) AND _rowaddr < ${w}`)
+      .select(['chunk_id', 'fts', 'fts_len'])
+      .limit(MAX_GONE_ROWS + 1)
+      .toArrow(),
+  );
+  if (rows.length > MAX_GONE_ROWS) return undefined;
+  const out: GoneRows = { docs: 0, tokens: 0, df: new Map() };
+  for (const r of rows) {
+    if (kept?.has(String(r.chunk_id))) continue;
+    out.docs++;
+    // As LexicalIndex.indexedBase sums the column.
+    out.tokens += Number(r.fts_len ?? 0);
+    for (const t of new Set(indexTokens(String(r.fts ?? '')))) out.df.set(t, (out.df.get(t) ?? 0) + 1);
   }
   return out;
 }
