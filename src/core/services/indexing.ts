@@ -133,7 +133,8 @@ export function scheduleIndexing(ctx: CoreContext, kbId: string, rows = 0): void
   arm(ctx, kbId, s);
 }
 
-const compactionWaits = (s: Slot) => s.writesSinceCompaction >= compactAfterWrites(s.lastCompactMs);
+/** Until this process has compacted the KB, its last upkeep's cost stands in (a full-text build alone: 20-40 % of one). */
+const compactionWaits = (s: Slot) => s.writesSinceCompaction >= compactAfterWrites(s.lastCompactMs || s.lastMs);
 
 /** The delay of the next upkeep: none once enough fragments wait, else ten times the cost of the last one. */
 function nextDelay(s: Slot): number {
