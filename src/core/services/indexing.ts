@@ -22,7 +22,7 @@ const MAX_DELAY_MS = 60_000;
 const DELAY_PER_COST = 10;
 /**
  * What each fragment left by a write costs until upkeep compacts it away, per write and the search after it (ms):
- * LanceDB opens every fragment for a filtered read. Measured on SciFact (9.6k chunks) with 25 → 375 single-add
+ * LanceDB opens every fragment for a filtered read. Measured on SciFact (5,183 rows) with 25 → 375 single-add
  * fragments in both tables: an add 42 → 236 ms (its existence checks in the documents table), a full-text search
  * ~0.45 ms per fragment more (the scan of the rows the index does not cover).
  */
@@ -34,8 +34,9 @@ const FRAGMENT_COST_MS = 1;
  * against a cost that grows with each fragment kept, FRAGMENT_COST_MS per write and fragment, is cheapest every
  * √(2·compactMs / FRAGMENT_COST_MS) writes (~45 for SciFact's 1 s, ~160 for 13 s at 217k chunks). By time alone a
  * fast writer left hundreds of fragments, which made each add, each search and the compaction itself slower, and
- * the next delay longer (on SciFact 5,183 single adds: upkeep 1 → 2.3 s, 333 fragments, an add ~235 ms, a search
- * right after a write ~1 s). At least COMPACT_AT_FRAGMENTS + 1, the count at which upkeep compacts.
+ * the next delay longer (SciFact: 1,000 single adds onto a bulk base took upkeep from 0.97 to 2.26 s; 5,183 from
+ * empty left 333 fragments, an add ~235 ms, a search after an overwrite ~1 s). At least COMPACT_AT_FRAGMENTS + 1,
+ * the count at which upkeep compacts.
  */
 export function compactAfterWrites(compactMs: number): number {
   return Math.max(COMPACT_AT_FRAGMENTS + 1, Math.round(Math.sqrt((2 * compactMs) / FRAGMENT_COST_MS)));
