@@ -107,7 +107,7 @@ describe('documents table: docHashes', () => {
 });
 
 describe('documents table: known (a write decision in one query)', () => {
-  it('gives what summaries and findByHashes give, in batches of 500 and for one KB only', async () => {
+  it('gives the existing documents’ summaries and a holder of each stored hash, in batches of 500, for one KB only', async () => {
     const db = await lancedb.connect(tempDir());
     const repo = await DocumentsRepo.open(db);
     const many = (kb: string, from: number, n: number) =>
@@ -118,10 +118,16 @@ describe('documents table: known (a write decision in one query)', () => {
     const ids = Array.from({ length: 700 }, (_, i) => `d${i * 2}`);
     const hashes = Array.from({ length: 800 }, (_, i) => `h${i + 400}`);
     const known = await repo.known('k', ids, hashes);
-    expect(known.existing).toEqual(await repo.summaries('k', ids));
+    expect([...known.existing.keys()].sort()).toEqual(ids.filter((id) => Number(id.slice(1)) < 1200).sort());
     expect(known.existing.size).toBe(600);
-    expect(known.hashes).toEqual(await repo.findByHashes('k', hashes));
+    expect(known.existing.get('d1198')).toMatchObject({ kb_id: 'k', doc_id: 'd1198', content_hash: 'h298', version: 'v1' });
+    expect(known.existing.get('d1198')).not.toHaveProperty('content');
     expect(known.hashes.size).toBe(500);
+    // Each stored hash to a document that holds it (h400 is held by d400 and d1300).
+    for (const [hash, docId] of known.hashes) expect(`h${Number(docId.slice(1)) % 900}`).toBe(hash);
+    // summaries and findByHashes are its two halves.
+    expect(await repo.summaries('k', ids)).toEqual(known.existing);
+    expect(await repo.findByHashes('k', hashes)).toEqual(known.hashes);
     // Only ids, only hashes, neither, another KB.
     expect((await repo.known('k', ['d3', 'nope'], [])).existing.size).toBe(1);
     expect((await repo.known('k', [], ['h3'])).hashes.get('h3')).toMatch(/^d(3|903)$/);

@@ -148,38 +148,12 @@ export class DocumentsRepo {
 
   /** Summaries of the given documents that exist, by doc_id (one query for a whole batch). */
   async summaries(kbId: string, docIds: string[]): Promise<Map<string, DocumentSummary & { version: string }>> {
-    const out = new Map<string, DocumentSummary & { version: string }>();
-    for (let i = 0; i < docIds.length; i += 500) {
-      const ids = docIds
-        .slice(i, i + 500)
-        .map(sqlString)
-        .join(', ');
-      const rows = (await this.table
-        .query()
-        .where(`${byKb(kbId)} AND doc_id IN (${ids})`)
-        .select(SUMMARY_COLUMNS)
-        .toArray()) as Raw[];
-      for (const r of rows) out.set(String(r.doc_id), toSummary(r));
-    }
-    return out;
+    return (await this.known(kbId, docIds, [])).existing;
   }
 
   /** content_hash → doc_id for the hashes already stored in a KB (one query for a whole batch). */
   async findByHashes(kbId: string, hashes: string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    for (let i = 0; i < hashes.length; i += 500) {
-      const list = hashes
-        .slice(i, i + 500)
-        .map(sqlString)
-        .join(', ');
-      const rows = (await this.table
-        .query()
-        .where(`${byKb(kbId)} AND content_hash IN (${list})`)
-        .select(['doc_id', 'content_hash'])
-        .toArray()) as Raw[];
-      for (const r of rows) if (!out.has(String(r.content_hash))) out.set(String(r.content_hash), String(r.doc_id));
-    }
-    return out;
+    return (await this.known(kbId, [], hashes)).hashes;
   }
 
   /**
