@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { DEFAULT_CHUNKING, type ChunkingConfig } from '../../shared/contract/index.js';
 import type { ModelManager } from '../embed/types.js';
 import type { Store } from '../store/store.js';
+import { RENEW_AT_BYTES } from '../store/lance-session.js';
 import type { PauseGate } from '../util/pause-gate.js';
 
 export interface CoreOptions {
@@ -61,6 +62,12 @@ export interface CoreOptions {
    * and rare in a far larger one raises the bound so that it could otherwise ask for most of the term's rows.
    */
   maxLexicalDepth: number;
+  /**
+   * After upkeep, a chunk table moves to a new LanceDB connection once its caches hold this many bytes by LanceDB's
+   * accounting (store/lance-session.ts RENEW_AT_BYTES: old full-text indexes stay cached until the cache is full, and
+   * then every few queries pay for the eviction).
+   */
+  renewCacheBytes: number;
 }
 
 export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
@@ -79,6 +86,7 @@ export const DEFAULT_OPTIONS: Omit<CoreOptions, 'dataDir'> = {
   upkeepDeferRows: 100_000,
   hybridListColumnsMaxRows: 2_000,
   maxLexicalDepth: 2_000,
+  renewCacheBytes: RENEW_AT_BYTES,
 };
 
 /** Progress of ingestion, for progress bars and the UI. */

@@ -283,6 +283,34 @@ describe('upkeep that does not compact', () => {
   });
 });
 
+describe('upkeep renews a chunk table’s connection once its caches pass CoreOptions.renewCacheBytes', () => {
+  it('after the run, with the indexes the run built; under the bound it keeps the connection', async () => {
+    for (const [renewCacheBytes, renewed] of [
+      [DEFAULT_OPTIONS.renewCacheBytes, 0],
+      [0, 1],
+    ] as const) {
+      const core = await openTestCore({ renewCacheBytes });
+      try {
+        const table = await twentyIndexedNotes(core);
+        const before = table.renewals;
+        await core.client.addDocument({ kb_id: 'k', doc_id: 'n1', content: note(101) });
+        await maintainIndexes(core.ctx, 'k');
+        expect(table.renewals - before).toBe(renewed);
+        expect(table.cacheBytes).toBeGreaterThan(0);
+        // Nothing left to do: a run that did no work renews nothing.
+        await maintainIndexes(core.ctx, 'k');
+        expect(table.renewals - before).toBe(renewed);
+        for (const lot of [101, 5])
+          expect((await core.client.search({ query: `lot${lot}`, kb_ids: ['k'], mode: 'fts', top_k: 3 })).hits.map((h) => h.text)).toEqual([
+            note(lot),
+          ]);
+      } finally {
+        await core.close();
+      }
+    }
+  });
+});
+
 describe('buildTogether: the first full-text and ANN indexes at once only for a table whose vectors are small', () => {
   it('bounds the vectors held, counting at least 128 dimensions', () => {
     const rows128 = BUILD_TOGETHER_MAX_BYTES / (128 * 4);

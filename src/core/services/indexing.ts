@@ -301,8 +301,9 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
   /** The full-text build that runs after the write lock is let go (ChunkTable.rebuildFtsBeside). */
   let beside: Promise<void> | undefined;
   let t0 = 0;
+  let upkept: ChunkTable | undefined;
   await ctx.store.writes.run(kbId, async () => {
-    const table = await ctx.store.chunks(kbId);
+    const table = (upkept = await ctx.store.chunks(kbId));
     if (!table) return;
     // What upkeep covers from here: every row written before it took the KB's write lock.
     s.rowsSinceUpkeep = 0;
@@ -355,10 +356,21 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
     runs.push(run);
     if (runs.length > 1000) runs.shift();
   }
+  // The indexes this run replaced stay in LanceDB's cache: past a size, the table moves to a new connection
+  // (store/lance-session.ts), its indexes loaded there first. Not timed with the run: the delay of the next follows
+  // the run's own cost.
+  if (run && upkept) await renewCaches(ctx, kbId, upkept);
   // The documents table (one fragment per document write) is compacted along, when enough fragments wait. Not under
   // the KB's write lock: it has its own commit order, and a write to the KB need not wait for it (0.7 s with 100 MB
   // of documents).
   await ctx.store.docs.compactIfFragmented();
+}
+
+/** See CoreOptions.renewCacheBytes. A failure leaves the table on its connection: searches go on as before. */
+async function renewCaches(ctx: CoreContext, kbId: string, table: ChunkTable): Promise<void> {
+  await table.renewConnection(ctx.options.renewCacheBytes).catch((err: unknown) => {
+    process.stderr.write(`ragdesk: new connection for ${kbId} failed: ${String(err)}\n`);
+  });
 }
 
 /** Compact the table under the KB's write lock, timing it for compactAfterWrites. */

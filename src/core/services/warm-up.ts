@@ -1,19 +1,12 @@
 import { isFullTextOnly } from '../../shared/contract/index.js';
 import { search } from '../search/search-service.js';
+import { PREWARM_MAX_ROWS } from '../store/lance-session.js';
 import { within } from '../util/timeout.js';
 import type { CoreContext } from './context.js';
 import { scheduleIndexing } from './indexing.js';
 
 /** What the warm-up searches for: words, so that the full-text index is read; what they find does not matter. */
 export const WARM_QUERY = 'warm up search index';
-
-/**
- * Indexes of tables up to this many rows are loaded whole into LanceDB's cache at start: on SciFact (9.6k chunks)
- * the first hybrid search 3 s after start took 1.15-1.38× a warm one with them loaded, 1.30-2.94× without
- * (docs/benchmarks.md). Past it, loading every partition would hold more memory than the searches need (at 1M
- * chunks ~0.5 GB for the vector index alone), so only what the warm-up searches read is loaded.
- */
-const PREWARM_MAX_ROWS = 250_000;
 
 /** How long the warm-up waits for a KB's embedding model to load (never for a download). */
 const MODEL_WAIT_MS = 30_000;

@@ -10,6 +10,7 @@ import { StagedVersions } from './staged-versions.js';
 import { KeyedMutex } from '../util/keyed-mutex.js';
 import { buildFts } from './fts-index.js';
 import { endAddress } from './table-history.js';
+import { PREWARM_MAX_ROWS, RENEW_AT_BYTES, type OwnConnection } from './lance-session.js';
 
 /** How long a replaced snapshot stays open for the searches still reading it. */
 const SNAPSHOT_GRACE_MS = 60_000;
@@ -38,17 +39,74 @@ export abstract class ChunkTableBase {
   private optimizing = false;
   /** A full-text build that writes land beside (rebuildFtsBeside), until it has ended. */
   private ftsBuild: Promise<void> | undefined;
+  /** Table handles and connections replaced by renewConnection, closed once the searches reading them are done. */
+  private readonly replaced = new Set<{ close(): void }>();
+  /** Connections renewed so far (renewConnection). */
+  renewals = 0;
 
   protected constructor(
-    protected readonly db: Connection,
-    protected readonly table: Table,
+    protected db: Connection,
+    protected table: Table,
     schema: Schema,
     protected vectorDim: number,
     hasFts: boolean,
     mark: ExactStatsMark,
+    /** The table's own connection (caches of its own, renewed by renewConnection); without one, a shared one. */
+    private own?: OwnConnection,
   ) {
     this.schema = schema;
     this.lexical = new LexicalIndex(hasFts, mark);
+  }
+
+  /** What the table's own connection caches, by LanceDB's accounting (0 without one: see lance-session.ts). */
+  get cacheBytes(): number {
+    return this.own?.cacheBytes ?? 0;
+  }
+
+  /**
+   * Move the table to a new connection with empty caches once its own caches hold `atBytes` (see RENEW_AT_BYTES:
+   * old indexes stay cached until LanceDB's cache is full, and then every few queries pay for the eviction). The new
+   * connection's indexes are loaded first where the table is small enough (PREWARM_MAX_ROWS), off the commit order;
+   * then, in it, the table's handle is swapped and the next search pins a snapshot from the new connection. Searches
+   * and reads under way keep the old handles, closed a minute later. Not beside a full-text build (its handle and
+   * commit are the old connection's): upkeep calls this after one. Returns whether it renewed.
+   */
+  async renewConnection(atBytes = RENEW_AT_BYTES): Promise<boolean> {
+    const own = this.own;
+    if (!own || this.ftsBuild || own.cacheBytes < atBytes) return false;
+    const fresh = await own.reopen();
+    let table: Table | undefined;
+    try {
+      table = await fresh.db.openTable(this.table.name);
+      if ((await table.countRows()) <= PREWARM_MAX_ROWS)
+        for (const index of await table.listIndices()) await table.prewarmIndex(index.name);
+      const next = table;
+      return await this.commits.run('commit', async () => {
+        if (this.ftsBuild || this.own !== own) return false;
+        // Commits landed while the indexes loaded: the new handle shows them too.
+        await next.checkoutLatest();
+        const old = this.table;
+        [this.db, this.table, this.own] = [fresh.db, next, fresh];
+        this.retireCurrent();
+        this.closeLater(old);
+        this.closeLater(own);
+        this.renewals++;
+        return true;
+      });
+    } finally {
+      if (this.own !== fresh) {
+        if (table?.isOpen()) table.close();
+        fresh.close();
+      }
+    }
+  }
+
+  /** Close `handle` a minute from now (searches still reading it finish first), or with the table (closeSnapshots). */
+  private closeLater(handle: { close(): void }): void {
+    this.replaced.add(handle);
+    setTimeout(() => {
+      if (this.replaced.delete(handle)) handle.close();
+    }, SNAPSHOT_GRACE_MS).unref();
   }
 
   /**
@@ -187,6 +245,15 @@ export abstract class ChunkTableBase {
     for (const s of [...this.retired, ...(this.current ? [this.current] : [])]) s.close();
     this.retired.clear();
     this.current = undefined;
+  }
+
+  /** Close the snapshots, the handles renewConnection replaced, and the table's own connection (the store is closing). */
+  close(): void {
+    this.closeSnapshots();
+    for (const h of this.replaced) h.close();
+    this.replaced.clear();
+    if (this.table.isOpen()) this.table.close();
+    this.own?.close();
   }
 
   /** The physical table name. */

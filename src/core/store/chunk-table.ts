@@ -24,6 +24,7 @@ import { sqlString } from './sql.js';
 import { eachRow } from './column-scan.js';
 import { pruneCutoff } from './prune-cutoff.js';
 import { buildFts } from './fts-index.js';
+import { OwnConnection } from './lance-session.js';
 
 export { chunkTableName, physicalChunkTable, type ChunkRef, type ChunkRow, type StoredChunk } from './chunk-rows.js';
 
@@ -55,7 +56,8 @@ export class ChunkTable extends ChunkTableBase {
    * Open a chunk table by its physical name (see physicalChunkTable). `markDir`: where the table's exact-statistics
    * record lives (the store's folder; without one, only the version history tells, see exact-stats-mark.ts).
    */
-  static async open(db: Connection, name: string, markDir?: string): Promise<ChunkTable | undefined> {
+  static async open(conn: Connection | OwnConnection, name: string, markDir?: string): Promise<ChunkTable | undefined> {
+    const [db, own] = conn instanceof OwnConnection ? [conn.db, conn] : [conn, undefined];
     const names = await db.tableNames();
     if (!names.includes(name)) return undefined;
     let table: Table;
@@ -82,12 +84,14 @@ export class ChunkTable extends ChunkTableBase {
       dim,
       indices.some((i) => i.columns.includes('fts')),
       ExactStatsMark.in(markDir, name),
+      own,
     );
     ct.vectorIndex = vectorIndexOf(indices);
     return ct;
   }
 
-  static async create(db: Connection, name: string, dim: number, markDir?: string): Promise<ChunkTable> {
+  static async create(conn: Connection | OwnConnection, name: string, dim: number, markDir?: string): Promise<ChunkTable> {
+    const [db, own] = conn instanceof OwnConnection ? [conn.db, conn] : [conn, undefined];
     const schema = chunksSchema(dim);
     const table = await db.createEmptyTable(name, schema, { existOk: true });
     const indices = await table.listIndices();
@@ -98,6 +102,7 @@ export class ChunkTable extends ChunkTableBase {
       dim,
       indices.some((i) => i.columns.includes('fts')),
       ExactStatsMark.in(markDir, name),
+      own,
     );
   }
 

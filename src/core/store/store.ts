@@ -9,6 +9,7 @@ import { DocumentsRepo } from './documents-repo.js';
 import { ExactStatsMark } from './exact-stats-mark.js';
 import { KbRegistry } from './kb-registry.js';
 import { configureLance } from './lance-runtime.js';
+import { OwnConnection } from './lance-session.js';
 import { sqlString } from './sql.js';
 
 /**
@@ -244,20 +245,40 @@ export class Store {
   async openTable(name: string): Promise<ChunkTable | undefined> {
     const cached = this.tables.get(name) ?? this.creating.get(name);
     if (cached) return cached;
-    const table = await ChunkTable.open(this.db, name, this.dir);
-    if (!table) return undefined;
+    // Each table gets a connection of its own: its indexes' caches are its own, renewed without touching another's.
+    const conn = await OwnConnection.open(this.dir);
+    const table = await ChunkTable.open(conn, name, this.dir).catch((err: unknown) => {
+      conn.close();
+      throw err;
+    });
+    if (!table) {
+      conn.close();
+      return undefined;
+    }
     // A create or another open may have begun or finished meanwhile: one object per table, the first one cached.
     const first = this.tables.get(name) ?? this.creating.get(name);
-    if (first) return first;
+    if (first) {
+      table.close();
+      return first;
+    }
     this.tables.set(name, table);
     return table;
   }
 
   async createTable(name: string, dim: number): Promise<ChunkTable> {
-    const creating = ChunkTable.create(this.db, name, dim, this.dir)
+    const creating = OwnConnection.open(this.dir)
+      .then((conn) =>
+        ChunkTable.create(conn, name, dim, this.dir).catch((err: unknown) => {
+          conn.close();
+          throw err;
+        }),
+      )
       .then((table) => {
         const first = this.tables.get(name);
-        if (first) return first;
+        if (first) {
+          table.close();
+          return first;
+        }
         this.tables.set(name, table);
         return table;
       })
@@ -267,7 +288,7 @@ export class Store {
   }
 
   async dropTable(name: string): Promise<void> {
-    this.tables.get(name)?.closeSnapshots();
+    this.tables.get(name)?.close();
     this.tables.delete(name);
     ExactStatsMark.in(this.dir, name).clear();
     if ((await this.db.tableNames()).includes(name)) await this.db.dropTable(name);
@@ -285,7 +306,7 @@ export class Store {
   }
 
   close(): void {
-    for (const t of this.tables.values()) t.closeSnapshots();
+    for (const t of this.tables.values()) t.close();
     this.tables.clear();
     this.db.close();
   }

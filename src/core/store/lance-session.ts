@@ -1,0 +1,59 @@
+import * as lancedb from '@lancedb/lancedb';
+
+/** LanceDB's own default cache sizes (0.31): what a Session holds before it evicts, in its own accounting. */
+export const INDEX_CACHE_BYTES = 6 * 1024 ** 3;
+export const METADATA_CACHE_BYTES = 1024 ** 3;
+
+/**
+ * A chunk table renews its connection (OwnConnection.reopen) after upkeep once its caches hold this much, by
+ * LanceDB's accounting: half of the index cache, so that eviction never starts.
+ *
+ * Why: LanceDB (0.31) caches an index by its id, and every full-text build beside writes (services/indexing.ts)
+ * makes a new one; the old ones stay in the cache, unused, until it is full. Then every few queries paid for the
+ * eviction. Measured (docs/benchmarks.md, round of 2026-12-06 22:17): SciFact written one document at a time
+ * through one long-lived process (5,183 adds, 103 upkeep runs), the cache at 6.9 GB by its accounting (RSS 1.1 GB);
+ * every third full-text query of the same table handle took 250-640 ms instead of 2-5 ms, with no write between
+ * them. With a 64 GB index cache the same run had no slow query (its cache reached 37.9 GB), with a 256 MB one they
+ * came from the start. A new process on the same data answered in 15-46 ms.
+ */
+export const RENEW_AT_BYTES = INDEX_CACHE_BYTES / 2;
+
+/**
+ * Indexes of tables up to this many rows are loaded whole into a connection's cache (at start: services/warm-up.ts;
+ * into a renewed connection before it replaces the old one: ChunkTable.renewConnection). On SciFact (9.6k chunks) the
+ * first hybrid search 3 s after start took 1.15-1.38× a warm one with them loaded, 1.30-2.94× without
+ * (docs/benchmarks.md). Past it, loading every partition would hold more memory than the searches need (at 1M chunks
+ * ~0.5 GB for the vector index alone), so only what searches read is loaded.
+ */
+export const PREWARM_MAX_ROWS = 250_000;
+
+/**
+ * A LanceDB connection with caches of its own (a Session), for one chunk table: what one KB's indexes leave in the
+ * cache is dropped with its connection, and neither evicts another KB's (see RENEW_AT_BYTES).
+ */
+export class OwnConnection {
+  private constructor(
+    readonly db: lancedb.Connection,
+    private readonly session: lancedb.Session,
+    private readonly dir: string,
+  ) {}
+
+  static async open(dir: string): Promise<OwnConnection> {
+    const session = new lancedb.Session(BigInt(INDEX_CACHE_BYTES), BigInt(METADATA_CACHE_BYTES));
+    return new OwnConnection(await lancedb.connect(dir, { session }), session, dir);
+  }
+
+  /** What the caches hold, by LanceDB's accounting (which counts far more than the memory held: see RENEW_AT_BYTES). */
+  get cacheBytes(): number {
+    return Number(this.session.sizeBytes());
+  }
+
+  /** A new connection to the same database, with empty caches. */
+  reopen(): Promise<OwnConnection> {
+    return OwnConnection.open(this.dir);
+  }
+
+  close(): void {
+    if (this.db.isOpen()) this.db.close();
+  }
+}
