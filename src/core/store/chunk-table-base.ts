@@ -101,7 +101,7 @@ export abstract class ChunkTableBase {
     }
   }
 
-  /** Close `handle` a minute from now (searches still reading it finish first), or with the table (closeSnapshots). */
+  /** Close `handle` a minute from now (searches still reading it finish first), or with the table (close). */
   private closeLater(handle: { close(): void }): void {
     this.replaced.add(handle);
     setTimeout(() => {
