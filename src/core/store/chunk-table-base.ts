@@ -29,7 +29,6 @@ export abstract class ChunkTableBase {
   /** Commits to this table and the lexical state that goes with them, in one order (snapshots are taken in it too). */
   protected readonly commits = new KeyedMutex();
   protected current: TableSnapshot | undefined;
-  protected readonly retired = new Set<TableSnapshot>();
   /** Documents being written in several commits: hidden from every read until published (staged-versions.ts). */
   protected readonly staged = new StagedVersions();
   /**
@@ -39,7 +38,7 @@ export abstract class ChunkTableBase {
   private optimizing = false;
   /** A full-text build that writes land beside (rebuildFtsBeside), until it has ended. */
   private ftsBuild: Promise<void> | undefined;
-  /** Table handles and connections replaced by renewConnection, closed once the searches reading them are done. */
+  /** Snapshots, table handles and connections replaced, closed once the searches reading them are done (closeLater). */
   private readonly replaced = new Set<{ close(): void }>();
   /** Connections renewed so far (renewConnection). */
   renewals = 0;
@@ -101,7 +100,12 @@ export abstract class ChunkTableBase {
     }
   }
 
-  /** Close `handle` a minute from now (searches still reading it finish first), or with the table (close). */
+  /** Snapshots replaced and still open for the searches reading them (optimize prunes no version they pin). */
+  protected get retired(): TableSnapshot[] {
+    return [...this.replaced].filter((h): h is TableSnapshot => h instanceof TableSnapshot);
+  }
+
+  /** Close `handle` a minute from now (searches still reading it finish first), or with the snapshots (closeSnapshots). */
   private closeLater(handle: { close(): void }): void {
     this.replaced.add(handle);
     setTimeout(() => {
@@ -170,12 +174,7 @@ export abstract class ChunkTableBase {
   private retireCurrent(): void {
     const old = this.current;
     this.current = undefined;
-    if (!old) return;
-    this.retired.add(old);
-    setTimeout(() => {
-      this.retired.delete(old);
-      old.close();
-    }, SNAPSHOT_GRACE_MS).unref();
+    if (old) this.closeLater(old);
   }
 
   /**
@@ -240,18 +239,16 @@ export abstract class ChunkTableBase {
     return this.ftsBuild !== undefined;
   }
 
-  /** Close the snapshots (the store is closing). */
+  /** Close the snapshots, and what waits a minute to be closed after them (closeLater). */
   closeSnapshots(): void {
-    for (const s of [...this.retired, ...(this.current ? [this.current] : [])]) s.close();
-    this.retired.clear();
+    for (const h of [...this.replaced, ...(this.current ? [this.current] : [])]) h.close();
+    this.replaced.clear();
     this.current = undefined;
   }
 
-  /** Close the snapshots, the handles renewConnection replaced, and the table's own connection (the store is closing). */
+  /** Close the snapshots, the table's handle and its own connection (the store is closing, or the table is dropped). */
   close(): void {
     this.closeSnapshots();
-    for (const h of this.replaced) h.close();
-    this.replaced.clear();
     if (this.table.isOpen()) this.table.close();
     this.own?.close();
   }

@@ -331,7 +331,7 @@ export class ChunkTable extends ChunkTableBase {
     await this.upkeep(async (before) => {
       // Compaction, index upkeep and pruning in one call: versions older than every open snapshot go, with the
       // cutoff set back for the time compaction takes (prune-cutoff.ts: a second call compacted the table again).
-      const oldest = Math.min(before.version, ...[...this.retired].map((s) => s.version));
+      const oldest = Math.min(before.version, ...this.retired.map((s) => s.version));
       const stamp = (await this.table.listVersions()).find((v) => v.version === oldest)?.timestamp;
       const t0 = performance.now();
       await this.table.optimize({ cleanupOlderThan: pruneCutoff(stamp?.getTime(), this.lastCompactionMs) });

@@ -245,16 +245,10 @@ export class Store {
   async openTable(name: string): Promise<ChunkTable | undefined> {
     const cached = this.tables.get(name) ?? this.creating.get(name);
     if (cached) return cached;
-    // Each table gets a connection of its own: its indexes' caches are its own, renewed without touching another's.
-    const conn = await OwnConnection.open(this.dir);
-    const table = await ChunkTable.open(conn, name, this.dir).catch((err: unknown) => {
-      conn.close();
-      throw err;
-    });
-    if (!table) {
-      conn.close();
-      return undefined;
-    }
+    // A table not there yet (a KB nobody wrote) costs no connection: searches of an empty KB ask often.
+    if (!(await this.db.tableNames()).includes(name)) return undefined;
+    const table = await this.onOwnConnection((conn) => ChunkTable.open(conn, name, this.dir));
+    if (!table) return undefined;
     // A create or another open may have begun or finished meanwhile: one object per table, the first one cached.
     const first = this.tables.get(name) ?? this.creating.get(name);
     if (first) {
@@ -266,13 +260,7 @@ export class Store {
   }
 
   async createTable(name: string, dim: number): Promise<ChunkTable> {
-    const creating = OwnConnection.open(this.dir)
-      .then((conn) =>
-        ChunkTable.create(conn, name, dim, this.dir).catch((err: unknown) => {
-          conn.close();
-          throw err;
-        }),
-      )
+    const creating = this.onOwnConnection((conn) => ChunkTable.create(conn, name, dim, this.dir))
       .then((table) => {
         const first = this.tables.get(name);
         if (first) {
@@ -285,6 +273,22 @@ export class Store {
       .finally(() => this.creating.delete(name));
     this.creating.set(name, creating);
     return creating;
+  }
+
+  /**
+   * A chunk table on a LanceDB connection of its own (lance-session.ts): its indexes' caches are its own, renewed
+   * without touching another table's. The connection is closed when no table comes of it.
+   */
+  private async onOwnConnection<T extends ChunkTable | undefined>(open: (conn: OwnConnection) => Promise<T>): Promise<T> {
+    const conn = await OwnConnection.open(this.dir);
+    try {
+      const table = await open(conn);
+      if (!table) conn.close();
+      return table;
+    } catch (err) {
+      conn.close();
+      throw err;
+    }
   }
 
   async dropTable(name: string): Promise<void> {
