@@ -7,23 +7,17 @@ import { openTestCore, tempDir } from '../test-support.js';
 import { DEFAULT_OPTIONS } from './context.js';
 import {
   anyIndexingAhead,
-  BUILD_TOGETHER_MAX_BYTES,
-  buildTogether,
   BULK_IDLE_MS,
-  COMPACT_AT_FRAGMENTS,
-  compactAfterWrites,
-  compactionDue,
   flushIndexing,
   indexingScheduled,
   maintainIndexes,
-  MAX_UNCOMPACTED_RUNS,
-  MAX_UNINDEXED_VECTORS,
   scheduleIndexing,
   SEARCH_RECENT_MS,
   upkeepDue,
   upkeepRuns,
   upkeepState,
 } from './indexing.js';
+import { compactAfterWrites, MAX_UNCOMPACTED_RUNS } from './upkeep-policy.js';
 
 describe('upkeepDue: a KB written by a job waits for the job, unless it is searched', () => {
   const now = 1_000_000;
@@ -166,17 +160,6 @@ async function twentyIndexedNotes(core: Core) {
 }
 
 describe('upkeep compacts only when it pays (compactionDue)', () => {
-  it('past COMPACT_AT_FRAGMENTS fragments, after MAX_UNCOMPACTED_RUNS runs without, or past MAX_UNINDEXED_VECTORS', () => {
-    const quiet = { fragments: 3, uncompactedRuns: 0, unindexedVectors: 10 };
-    expect(compactionDue(quiet)).toBe(false);
-    expect(compactionDue({ ...quiet, fragments: COMPACT_AT_FRAGMENTS })).toBe(false);
-    expect(compactionDue({ ...quiet, fragments: COMPACT_AT_FRAGMENTS + 1 })).toBe(true);
-    expect(compactionDue({ ...quiet, uncompactedRuns: MAX_UNCOMPACTED_RUNS - 1 })).toBe(false);
-    expect(compactionDue({ ...quiet, uncompactedRuns: MAX_UNCOMPACTED_RUNS })).toBe(true);
-    expect(compactionDue({ ...quiet, unindexedVectors: MAX_UNINDEXED_VECTORS })).toBe(false);
-    expect(compactionDue({ ...quiet, unindexedVectors: MAX_UNINDEXED_VECTORS + 1 })).toBe(true);
-  });
-
   it('after a few single writes it builds the full-text index again and leaves the fragments; every few runs it compacts', async () => {
     const core = await openTestCore();
     try {
@@ -210,13 +193,6 @@ describe('upkeep compacts only when it pays (compactionDue)', () => {
 });
 
 describe('upkeep comes early once enough fragments wait (compactAfterWrites)', () => {
-  it('every √(2 · compaction ms / cost per fragment) writes, and never before upkeep would compact', () => {
-    expect(compactAfterWrites(0)).toBe(COMPACT_AT_FRAGMENTS + 1);
-    expect(compactAfterWrites(200)).toBe(COMPACT_AT_FRAGMENTS + 1);
-    expect(compactAfterWrites(1_000)).toBe(45);
-    expect(compactAfterWrites(13_000)).toBe(161);
-  });
-
   it('the write that brings the count there moves an upkeep armed for later to now; a compaction starts it again', async () => {
     const core = await openTestCore();
     try {
@@ -308,16 +284,5 @@ describe('upkeep renews a chunk table’s connection once its caches pass CoreOp
         await core.close();
       }
     }
-  });
-});
-
-describe('buildTogether: the first full-text and ANN indexes at once only for a table whose vectors are small', () => {
-  it('bounds the vectors held, counting at least 128 dimensions', () => {
-    const rows128 = BUILD_TOGETHER_MAX_BYTES / (128 * 4);
-    expect(buildTogether({ dim: 128 }, rows128)).toBe(true);
-    expect(buildTogether({ dim: 128 }, rows128 + 1)).toBe(false);
-    expect(buildTogether({ dim: 384 }, Math.floor(BUILD_TOGETHER_MAX_BYTES / (384 * 4)) + 1)).toBe(false);
-    expect(buildTogether({ dim: 16 }, rows128)).toBe(true);
-    expect(buildTogether({ dim: 16 }, rows128 + 1)).toBe(false);
   });
 });
