@@ -1,4 +1,5 @@
 import type { Connection, Table } from '@lancedb/lancedb';
+import type { Schema } from 'apache-arrow';
 import type { MetadataFieldType } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { buildArrowTable } from './arrow-build.js';
@@ -57,7 +58,7 @@ export class ChunkTable extends ChunkTableBase {
    * record lives (the store's folder; without one, only the version history tells, see exact-stats-mark.ts).
    */
   static async open(conn: Connection | OwnConnection, name: string, markDir?: string): Promise<ChunkTable | undefined> {
-    const [db, own] = conn instanceof OwnConnection ? [conn.db, conn] : [conn, undefined];
+    const db = conn instanceof OwnConnection ? conn.db : conn;
     const names = await db.tableNames();
     if (!names.includes(name)) return undefined;
     let table: Table;
@@ -74,6 +75,24 @@ export class ChunkTable extends ChunkTableBase {
       await table.addColumns([{ name: 'fts_len', valueSql: FTS_LEN_SQL }]);
       schema = await table.schema();
     }
+    return ChunkTable.wrap(conn, table, schema, name, markDir);
+  }
+
+  static async create(conn: Connection | OwnConnection, name: string, dim: number, markDir?: string): Promise<ChunkTable> {
+    const db = conn instanceof OwnConnection ? conn.db : conn;
+    const table = await db.createEmptyTable(name, chunksSchema(dim), { existOk: true });
+    return ChunkTable.wrap(conn, table, await table.schema(), name, markDir);
+  }
+
+  /** The table as ragdesk reads it: its vectors' dimension from the schema, its indexes as listed. */
+  private static async wrap(
+    conn: Connection | OwnConnection,
+    table: Table,
+    schema: Schema,
+    name: string,
+    markDir?: string,
+  ): Promise<ChunkTable> {
+    const [db, own] = conn instanceof OwnConnection ? [conn.db, conn] : [conn, undefined];
     const vectorField = schema.fields.find((f) => f.name === 'vector');
     const dim = (vectorField?.type as { listSize?: number } | undefined)?.listSize ?? 0;
     const indices = await table.listIndices();
@@ -88,22 +107,6 @@ export class ChunkTable extends ChunkTableBase {
     );
     ct.vectorIndex = vectorIndexOf(indices);
     return ct;
-  }
-
-  static async create(conn: Connection | OwnConnection, name: string, dim: number, markDir?: string): Promise<ChunkTable> {
-    const [db, own] = conn instanceof OwnConnection ? [conn.db, conn] : [conn, undefined];
-    const schema = chunksSchema(dim);
-    const table = await db.createEmptyTable(name, schema, { existOk: true });
-    const indices = await table.listIndices();
-    return new ChunkTable(
-      db,
-      table,
-      await table.schema(),
-      dim,
-      indices.some((i) => i.columns.includes('fts')),
-      ExactStatsMark.in(markDir, name),
-      own,
-    );
   }
 
   /**
