@@ -97,6 +97,31 @@ describe('ChunkTable.renewConnection: caches dropped with the connection they gr
     }
   }, 60_000);
 
+  it('a minute after a renewal the old connection closes and its Session is collected, the caches with it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const table = await indexedTable(tableDir());
+    try {
+      await fjordDocs(table);
+      // LanceDB frees a Session's caches once V8 collects its JS object (lance-session.ts close).
+      let collected = false;
+      const registry = new FinalizationRegistry(() => (collected = true));
+      const oldOwn = inner(table).own;
+      registry.register((oldOwn as unknown as { session: object }).session, 'old session');
+      expect(await table.renewConnection(0)).toBe(true);
+      expect(oldOwn.cacheBytes).toBeGreaterThan(0);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(oldOwn.db.isOpen()).toBe(false);
+      expect(oldOwn.cacheBytes).toBe(0);
+      vi.useRealTimers();
+      // The registry's callback runs as a task after the collection.
+      for (let i = 0; i < 50 && !collected; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(collected).toBe(true);
+      expect(await fjordDocs(table)).toHaveLength(20);
+    } finally {
+      table.close();
+    }
+  }, 60_000);
+
   it('a commit that lands while the new connection loads its indexes is seen through the new handle', async () => {
     const dir = tableDir();
     const table = await indexedTable(dir);

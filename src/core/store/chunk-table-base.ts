@@ -7,6 +7,7 @@ import type { ExactStatsMark } from './exact-stats-mark.js';
 import { LexicalIndex, type LexicalPart } from './lexical-index.js';
 import { TableSnapshot } from './snapshot.js';
 import { StagedVersions } from './staged-versions.js';
+import { collectGarbage } from '../util/collect-garbage.js';
 import { KeyedMutex } from '../util/keyed-mutex.js';
 import { buildFts } from './fts-index.js';
 import { endAddress } from './table-history.js';
@@ -88,7 +89,9 @@ export abstract class ChunkTableBase {
         [this.db, this.table, this.own] = [fresh.db, next, fresh];
         this.retireCurrent();
         this.closeLater(old);
-        this.closeLater(own);
+        // The old connection's caches are freed only once V8 collects its Session's JS object (lance-session.ts
+        // close): a collection right after it closes, else they stay until the next full one, however long that is.
+        this.closeLater(own, collectGarbage);
         this.renewals++;
         return true;
       });
@@ -105,11 +108,16 @@ export abstract class ChunkTableBase {
     return [...this.replaced].filter((h): h is TableSnapshot => h instanceof TableSnapshot);
   }
 
-  /** Close `handle` a minute from now (searches still reading it finish first), or with the snapshots (closeSnapshots). */
-  private closeLater(handle: { close(): void }): void {
+  /**
+   * Close `handle` a minute from now (searches still reading it finish first), then run `closed`; or with the
+   * snapshots (closeSnapshots).
+   */
+  private closeLater(handle: { close(): void }, closed?: () => void): void {
     this.replaced.add(handle);
     setTimeout(() => {
-      if (this.replaced.delete(handle)) handle.close();
+      if (!this.replaced.delete(handle)) return;
+      handle.close();
+      closed?.();
     }, SNAPSHOT_GRACE_MS).unref();
   }
 

@@ -6,7 +6,8 @@ export const METADATA_CACHE_BYTES = 1024 ** 3;
 
 /**
  * A chunk table renews its connection (OwnConnection.reopen) after upkeep once its caches hold this much, by
- * LanceDB's accounting: half of the index cache, so that eviction never starts.
+ * LanceDB's accounting: a sixth of the index cache, so that eviction never starts, and what the dead indexes hold
+ * stays small.
  *
  * Why: LanceDB (0.31) caches an index by its id, and every full-text build beside writes (services/indexing.ts)
  * makes a new one; the old ones stay in the cache, unused, until it is full. Then every few queries paid for the
@@ -15,8 +16,11 @@ export const METADATA_CACHE_BYTES = 1024 ** 3;
  * every third full-text query of the same table handle took 250-640 ms instead of 2-5 ms, with no write between
  * them. With a 64 GB index cache the same run had no slow query (its cache reached 37.9 GB), with a 256 MB one they
  * came from the start. A new process on the same data answered in 15-46 ms.
+ * Why this bound (round of 2026-12-07): LanceDB's count is ~6-8× the memory its caches hold (glibc's heap in use,
+ * mallinfo2: 2.8 GB counted against ~400 MB held), so 3 GiB counted still held ~450-550 MB of dead indexes at its
+ * peak; at 1 GiB a renewal comes every ~20 upkeep runs on SciFact written one document at a time.
  */
-export const RENEW_AT_BYTES = INDEX_CACHE_BYTES / 2;
+export const RENEW_AT_BYTES = 1024 ** 3;
 
 /**
  * Indexes of tables up to this many rows are loaded whole into a connection's cache (at start: services/warm-up.ts;
@@ -34,7 +38,7 @@ export const PREWARM_MAX_ROWS = 250_000;
 export class OwnConnection {
   private constructor(
     readonly db: lancedb.Connection,
-    private readonly session: lancedb.Session,
+    private session: lancedb.Session | undefined,
     private readonly dir: string,
   ) {}
 
@@ -45,7 +49,7 @@ export class OwnConnection {
 
   /** What the caches hold, by LanceDB's accounting (which counts far more than the memory held: see RENEW_AT_BYTES). */
   get cacheBytes(): number {
-    return Number(this.session.sizeBytes());
+    return this.session ? Number(this.session.sizeBytes()) : 0;
   }
 
   /** A new connection to the same database, with empty caches. */
@@ -53,7 +57,17 @@ export class OwnConnection {
     return OwnConnection.open(this.dir);
   }
 
+  /**
+   * Close the connection and let go of its Session. What the caches hold is freed only when no table, connection or
+   * JS object holds the Session any more: the tables and the connection let go when closed, the Session's JS object
+   * when V8 collects it, which it is in no hurry to do (the object is small, the native memory behind it is not
+   * V8's). A process that drops connections (ChunkTable.renewConnection) collects after closing one: measured with
+   * LanceDB alone (SciFact, 1,500 single-row adds, each followed by a full-text search, the index rebuilt every 40
+   * adds, a new Session every 200), glibc's heap in use reached 909 MB without a collection and 124-152 MB with
+   * one after each renewal (docs/benchmarks.md, round of 2026-12-07).
+   */
   close(): void {
     if (this.db.isOpen()) this.db.close();
+    this.session = undefined;
   }
 }
