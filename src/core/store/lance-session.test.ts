@@ -28,4 +28,27 @@ describe('OwnConnection', () => {
     again.close();
     second.close();
   });
+
+  it('keeps its metadata cache to the bound it was given while every write makes a version', async () => {
+    const bound = 128 * 1024;
+    /** 80 single-row writes, each read back: the most the connection's caches held meanwhile. */
+    const grow = async (conn: OwnConnection) => {
+      const table = await conn.db.createTable('docs', [{ id: 0, text: 'fjord' }]);
+      let most = 0;
+      for (let i = 1; i <= 80; i++) {
+        await table.add([{ id: i, text: `fjord harbour note ${i}` }]);
+        expect(await table.countRows(`id <= ${i}`)).toBe(i + 1);
+        most = Math.max(most, conn.cacheBytes);
+      }
+      table.close();
+      conn.close();
+      return most;
+    };
+    // On LanceDB's default bound every version's metadata stays (~40 KB each here); on the small one, what is over
+    // the bound is evicted (LanceDB counts a little beside it, which the bound does not cover).
+    const small = await grow(await OwnConnection.open(dbDir(), bound));
+    const wide = await grow(await OwnConnection.open(dbDir()));
+    expect(small).toBeLessThanOrEqual(2 * bound);
+    expect(wide).toBeGreaterThan(10 * bound);
+  });
 });

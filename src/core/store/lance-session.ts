@@ -5,6 +5,16 @@ export const INDEX_CACHE_BYTES = 6 * 1024 ** 3;
 export const METADATA_CACHE_BYTES = 1024 ** 3;
 
 /**
+ * The metadata cache of the store's shared connection, which reads and writes the documents table (and lists
+ * tables; chunk tables have connections of their own). LanceDB caches each table version's manifest and file
+ * metadata, and every write makes a version, so with its default (1 GiB) a process written one document at a time
+ * grew by what every old version of the documents table left (SciFact, one add and one search at a time: glibc's heap
+ * in use +60-90 MB by 2,000 writes and still growing; docs/benchmarks.md, round of 2026-12-07). A version's metadata
+ * is a few hundred KB at most: 64 MiB holds the current ones many times over, and LanceDB evicts the dead ones.
+ */
+export const SHARED_METADATA_CACHE_BYTES = 64 * 1024 ** 2;
+
+/**
  * A chunk table renews its connection (OwnConnection.reopen) after upkeep once its caches hold this much, by
  * LanceDB's accounting: a sixth of the index cache, so that eviction never starts, and what the dead indexes hold
  * stays small.
@@ -40,11 +50,13 @@ export class OwnConnection {
     readonly db: lancedb.Connection,
     private session: lancedb.Session | undefined,
     private readonly dir: string,
+    private readonly metadataBytes: number,
   ) {}
 
-  static async open(dir: string): Promise<OwnConnection> {
-    const session = new lancedb.Session(BigInt(INDEX_CACHE_BYTES), BigInt(METADATA_CACHE_BYTES));
-    return new OwnConnection(await lancedb.connect(dir, { session }), session, dir);
+  /** `metadataBytes`: the metadata cache's bound (the store's shared connection: SHARED_METADATA_CACHE_BYTES). */
+  static async open(dir: string, metadataBytes = METADATA_CACHE_BYTES): Promise<OwnConnection> {
+    const session = new lancedb.Session(BigInt(INDEX_CACHE_BYTES), BigInt(metadataBytes));
+    return new OwnConnection(await lancedb.connect(dir, { session }), session, dir, metadataBytes);
   }
 
   /** What the caches hold, by LanceDB's accounting (which counts far more than the memory held: see RENEW_AT_BYTES). */
@@ -54,7 +66,7 @@ export class OwnConnection {
 
   /** A new connection to the same database, with empty caches. */
   reopen(): Promise<OwnConnection> {
-    return OwnConnection.open(this.dir);
+    return OwnConnection.open(this.dir, this.metadataBytes);
   }
 
   /**

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import * as lancedb from '@lancedb/lancedb';
+import type * as lancedb from '@lancedb/lancedb';
 import type { Kb } from '../../shared/contract/index.js';
 import { KeyedMutex } from '../util/keyed-mutex.js';
 import { ChunkTable, chunkTableName, physicalChunkTable } from './chunk-table.js';
@@ -9,7 +9,7 @@ import { DocumentsRepo } from './documents-repo.js';
 import { ExactStatsMark } from './exact-stats-mark.js';
 import { KbRegistry } from './kb-registry.js';
 import { configureLance } from './lance-runtime.js';
-import { OwnConnection } from './lance-session.js';
+import { OwnConnection, SHARED_METADATA_CACHE_BYTES } from './lance-session.js';
 import { sqlString } from './sql.js';
 
 /**
@@ -75,7 +75,7 @@ export class Store {
   static async open(lanceDir: string, registryFile: string): Promise<Store> {
     fs.mkdirSync(lanceDir, { recursive: true });
     configureLance();
-    const db = await lancedb.connect(lanceDir);
+    const { db } = await OwnConnection.open(lanceDir, SHARED_METADATA_CACHE_BYTES);
     const store = new Store(lanceDir, db, await DocumentsRepo.open(db), new KbRegistry(registryFile));
     await store.repairInterruptedWrites();
     return store;
