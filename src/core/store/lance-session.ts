@@ -9,8 +9,9 @@ export const METADATA_CACHE_BYTES = 1024 ** 3;
  * tables; chunk tables have connections of their own). LanceDB caches each table version's manifest and file
  * metadata, and every write makes a version, so with its default (1 GiB) a process written one document at a time
  * grew by what every old version of the documents table left (SciFact, one add and one search at a time: glibc's heap
- * in use +60-90 MB by 2,000 writes and still growing; docs/benchmarks.md, round of 2026-12-07). A version's metadata
- * is a few hundred KB at most: 64 MiB holds the current ones many times over, and LanceDB evicts the dead ones.
+ * in use +60-90 MB by 2,000 writes and still growing; docs/benchmarks.md, round of 2026-12-07).
+ * A version counted ~40 KB in lance-session.test.ts (more with more fragments): 64 MiB holds the current ones many
+ * times over, and LanceDB evicts the dead ones.
  */
 export const SHARED_METADATA_CACHE_BYTES = 64 * 1024 ** 2;
 
