@@ -39,8 +39,22 @@ interface WriteCosts {
 
 const stats = (xs: number[]) => ({ p50: round(percentile(xs, 50), 1), p95: round(percentile(xs, 95), 1) });
 
-/** One add_document call per document through an MCP client (in-process transport), timing each call. */
-function throughMcp(costs: { add: number[]; unindexedAtScoring?: number }) {
+/** What the single adds record: each call's ms, the unindexed rows left, the process's RSS (MB) along the way. */
+interface SingleAdds {
+  add: number[];
+  unindexedAtScoring?: number;
+  rss: number[];
+}
+
+const RSS_EVERY = 250;
+const rssMb = () => Math.round(process.memoryUsage().rss / 1e6);
+
+/**
+ * One add_document call per document through an MCP client (in-process transport), timing each call, and the RSS
+ * before the first and after every RSS_EVERY: a long-lived process written one document at a time must not grow with
+ * the writes (docs/benchmarks.md, round of 2026-12-07).
+ */
+function throughMcp(costs: SingleAdds) {
   return async (core: Core, kbId: string, docs: EvalDoc[]): Promise<void> => {
     const server = createMcpServer({ backend: async () => new LocalBackend({ core: () => core, principal: () => OWNER }) });
     const client = new Client({ name: 'ragdesk-bench-writes', version: '1' });
@@ -48,7 +62,8 @@ function throughMcp(costs: { add: number[]; unindexedAtScoring?: number }) {
     await server.connect(a);
     await client.connect(b);
     try {
-      for (const d of docs) {
+      costs.rss.push(rssMb());
+      for (const [i, d] of docs.entries()) {
         const t0 = performance.now();
         const res = await client.callTool({
           name: 'add_document',
@@ -56,7 +71,9 @@ function throughMcp(costs: { add: number[]; unindexedAtScoring?: number }) {
         });
         costs.add.push(performance.now() - t0);
         if (res.isError) throw new Error(`add_document ${d.doc_id} failed: ${JSON.stringify(res.content)}`);
+        if ((i + 1) % RSS_EVERY === 0) costs.rss.push(rssMb());
       }
+      costs.rss.push(rssMb());
       // What the searches that score this run will find not yet folded into the index.
       costs.unindexedAtScoring = await (await core.ctx.store.chunks(kbId))!.unindexedRows();
     } finally {
@@ -136,7 +153,7 @@ export async function benchWrites(root: string, work: string, log: (s: string) =
     log('  bulk (batches of 500, then upkeep)…');
     const bulk = await runEval(base);
     log('  one add_document call per document…');
-    const tally: { add: number[]; unindexedAtScoring?: number } = { add: [] };
+    const tally: SingleAdds = { add: [], rss: [] };
     const costs: Partial<WriteCosts> = {};
     const single = await runEval({ ...base, ingest: throughMcp(tally), after: (core, [kbId]) => probeCosts(core, kbId!, costs) });
     const add = tally.add;
@@ -162,6 +179,8 @@ export async function benchWrites(root: string, work: string, log: (s: string) =
       ndcg_at_10: rows,
       one_by_one_within_0_002: rows.every((r) => r.one_by_one_gap <= 0.002),
       unindexed_rows_when_scored: tally.unindexedAtScoring,
+      // The bench's process (the bulk run before it included): before the first add, the most, after the last.
+      single_adds_rss_mb: { before: tally.rss[0], peak: Math.max(...tally.rss), after: tally.rss.at(-1), every: RSS_EVERY },
       split_within_0_01: rows.every((r) => r.split_gap <= 0.01),
       write_costs: costs,
       agent_beside_upkeep: agent,
