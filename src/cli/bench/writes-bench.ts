@@ -71,7 +71,7 @@ function throughMcp(costs: SingleAdds) {
         });
         costs.add.push(performance.now() - t0);
         if (res.isError) throw new Error(`add_document ${d.doc_id} failed: ${JSON.stringify(res.content)}`);
-        if ((i + 1) % RSS_EVERY === 0) costs.rss.push(rssMb());
+        if ((i + 1) % RSS_EVERY === 0 && i + 1 < docs.length) costs.rss.push(rssMb());
       }
       costs.rss.push(rssMb());
       // What the searches that score this run will find not yet folded into the index.

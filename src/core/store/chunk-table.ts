@@ -25,7 +25,7 @@ import { sqlString } from './sql.js';
 import { eachRow } from './column-scan.js';
 import { pruneCutoff } from './prune-cutoff.js';
 import { buildFts } from './fts-index.js';
-import { OwnConnection } from './lance-session.js';
+import { connectionParts, type OwnConnection } from './lance-session.js';
 
 export { chunkTableName, physicalChunkTable, type ChunkRef, type ChunkRow, type StoredChunk } from './chunk-rows.js';
 
@@ -58,7 +58,7 @@ export class ChunkTable extends ChunkTableBase {
    * record lives (the store's folder; without one, only the version history tells, see exact-stats-mark.ts).
    */
   static async open(conn: Connection | OwnConnection, name: string, markDir?: string): Promise<ChunkTable | undefined> {
-    const db = conn instanceof OwnConnection ? conn.db : conn;
+    const { db } = connectionParts(conn);
     const names = await db.tableNames();
     if (!names.includes(name)) return undefined;
     let table: Table;
@@ -79,7 +79,7 @@ export class ChunkTable extends ChunkTableBase {
   }
 
   static async create(conn: Connection | OwnConnection, name: string, dim: number, markDir?: string): Promise<ChunkTable> {
-    const db = conn instanceof OwnConnection ? conn.db : conn;
+    const { db } = connectionParts(conn);
     const table = await db.createEmptyTable(name, chunksSchema(dim), { existOk: true });
     return ChunkTable.wrap(conn, table, await table.schema(), name, markDir);
   }
@@ -92,7 +92,7 @@ export class ChunkTable extends ChunkTableBase {
     name: string,
     markDir?: string,
   ): Promise<ChunkTable> {
-    const [db, own] = conn instanceof OwnConnection ? [conn.db, conn] : [conn, undefined];
+    const { db, own } = connectionParts(conn);
     const vectorField = schema.fields.find((f) => f.name === 'vector');
     const dim = (vectorField?.type as { listSize?: number } | undefined)?.listSize ?? 0;
     const indices = await table.listIndices();

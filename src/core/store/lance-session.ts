@@ -43,8 +43,10 @@ export const RENEW_AT_BYTES = 1024 ** 3;
 export const PREWARM_MAX_ROWS = 250_000;
 
 /**
- * A LanceDB connection with caches of its own (a Session), for one chunk table: what one KB's indexes leave in the
- * cache is dropped with its connection, and neither evicts another KB's (see RENEW_AT_BYTES).
+ * A LanceDB connection with caches of its own (a Session). Each chunk table has one: what one KB's indexes leave in
+ * the cache is dropped with its connection, and neither evicts another KB's (see RENEW_AT_BYTES). The store's shared
+ * connection (documents table, table listing) is opened through it too, for its bounded metadata cache
+ * (SHARED_METADATA_CACHE_BYTES), and keeps only the connection.
  */
 export class OwnConnection {
   private constructor(
@@ -83,4 +85,9 @@ export class OwnConnection {
     if (this.db.isOpen()) this.db.close();
     this.session = undefined;
   }
+}
+
+/** A connection handed to a chunk table: the LanceDB connection, and its own Session's wrapper when it has one. */
+export function connectionParts(conn: lancedb.Connection | OwnConnection): { db: lancedb.Connection; own?: OwnConnection } {
+  return conn instanceof OwnConnection ? { db: conn.db, own: conn } : { db: conn };
 }
