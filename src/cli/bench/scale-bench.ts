@@ -11,6 +11,7 @@ import type { ChunkRow } from '../../core/store/chunk-table.js';
 import { analyzeForIndex } from '../../core/text/analyzer.js';
 import type { SearchMode } from '../../shared/contract/index.js';
 import { peakRssMb } from './rss-cap.js';
+import { agentPhase, type AgentJob, type AgentReport } from './scale-agent.js';
 import { ChunkTextGenerator, ragDataCorpus, scifactCorpus, type TextCorpus } from './scale-text.js';
 import { percentile, round } from './stats.js';
 
@@ -33,6 +34,8 @@ const BATCH = 4096;
 const QUERY_ENV = 'RAGDESK_SCALE_QUERY_PHASE';
 const KB = 'scale';
 const TOP_K = 10;
+/** `--agent-seconds`: how often the agent writes. */
+const AGENT_WRITE_EVERY_MS = 30_000;
 
 interface QueryJob {
   dataDir: string;
@@ -53,6 +56,8 @@ export interface ScaleReport {
   queries: Record<string, unknown>;
   rows: Array<Record<string, unknown>>;
   peak_rss: { ingest_mb: number; queries_mb: number; target_queries_mb: number; query_phase_trace: Record<string, number> };
+  /** `--agent-seconds`: an agent's single writes while searches go on (scale-agent.ts). */
+  agent?: AgentReport;
 }
 
 function dirBytes(dir: string): number {
@@ -80,8 +85,9 @@ async function source(root: string, workDir: string): Promise<{ corpus: TextCorp
 }
 
 /** Spawn this same command as the query phase (a fresh process) and read its result. */
-async function runQueryPhase(job: QueryJob): Promise<Record<string, unknown>> {
-  const jobFile = `${job.out}.job.json`;
+/** Run a phase (the queries, the agent's writes) in a fresh process: this same command, told the job by QUERY_ENV. */
+async function runPhase<T>(job: object, out: string): Promise<T> {
+  const jobFile = `${out}.job.json`;
   fs.writeFileSync(jobFile, JSON.stringify(job));
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
@@ -91,23 +97,30 @@ async function runQueryPhase(job: QueryJob): Promise<Record<string, unknown>> {
     child.on('error', reject);
     child.on('exit', resolve);
   });
-  if (code !== 0 || !fs.existsSync(job.out)) throw new Error(`scale bench: the query phase exited with ${code}`);
-  return JSON.parse(fs.readFileSync(job.out, 'utf8')) as Record<string, unknown>;
+  if (code !== 0 || !fs.existsSync(out)) throw new Error(`scale bench: a phase in a fresh process exited with ${code}`);
+  return JSON.parse(fs.readFileSync(out, 'utf8')) as T;
 }
+
+const runQueryPhase = (job: QueryJob) => runPhase<Record<string, unknown>>(job, job.out);
 
 export async function benchScale(
   root: string,
   workDir: string,
-  options: { chunks: number; log: (s: string) => void },
+  options: { chunks: number; log: (s: string) => void; agentSeconds?: number },
 ): Promise<ScaleReport | undefined> {
   const child = process.env[QUERY_ENV];
   if (child) {
-    await queryPhase(JSON.parse(fs.readFileSync(child, 'utf8')) as QueryJob);
+    const job = JSON.parse(fs.readFileSync(child, 'utf8')) as QueryJob | (AgentJob & { out: string; agent: true });
+    if ('agent' in job) fs.writeFileSync(job.out, JSON.stringify(await agentPhase(job)));
+    else await queryPhase(job);
     return undefined;
   }
   const { log } = options;
   const n = options.chunks;
   if (!Number.isInteger(n) || n < 1000) throw new Error(`--scale must be a whole number of chunks ≥ 1000, not ${n}`);
+  const agentSeconds = options.agentSeconds ?? 0;
+  if (!Number.isFinite(agentSeconds) || agentSeconds < 0)
+    throw new Error(`--agent-seconds must be a number of seconds ≥ 0, not ${agentSeconds}`);
   const { corpus, model, modelName } = await source(root, workDir);
   // RAGDESK_SCALE_DATA=<dir>: build the KB there and keep it; a later run with the same size, corpus and model
   // reuses it (its ingest and index figures are the ones recorded when it was built) to iterate on query settings.
@@ -131,6 +144,21 @@ export async function benchScale(
     recallQueries: 100,
     out: path.join(workDir, 'scale-queries.json'),
   });
+  let agent: AgentReport | undefined;
+  if (agentSeconds > 0) {
+    log(`  scale: an agent writes a document every 30 s for ${agentSeconds} s while searches go on, in a fresh process…`);
+    const out = path.join(workDir, 'scale-agent.json');
+    const job: AgentJob & { out: string; agent: true } = {
+      dataDir,
+      kb: KB,
+      queries: corpus.queries.slice(0, 400),
+      seconds: agentSeconds,
+      writeEveryMs: AGENT_WRITE_EVERY_MS,
+      out,
+      agent: true,
+    };
+    agent = await runPhase(job, out);
+  }
   const lat = q.latency as Record<string, { p50: number; p99: number; cpu_ms: number }>;
   const raw = q.raw as Record<string, { p50: number; p99: number }>;
   const row = (mode: string, rawP50?: number) => ({
@@ -171,6 +199,7 @@ export async function benchScale(
       target_queries_mb: SCALE_TARGETS.query_peak_rss_mb,
       query_phase_trace: q.rss_trace as Record<string, number>,
     },
+    ...(agent ? { agent } : {}),
   };
 }
 
