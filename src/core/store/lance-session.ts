@@ -17,7 +17,7 @@ export const SHARED_METADATA_CACHE_BYTES = 64 * 1024 ** 2;
 
 /**
  * A chunk table renews its connection (OwnConnection.reopen) after upkeep once its caches hold this much, by
- * LanceDB's accounting: a sixth of the index cache, so that eviction never starts, and what the dead indexes hold
+ * LanceDB's accounting: far below the index cache, so that eviction never starts, and what the dead indexes hold
  * stays small.
  *
  * Why: LanceDB (0.31) caches an index by its id, and every full-text build beside writes (services/indexing.ts)
@@ -27,11 +27,16 @@ export const SHARED_METADATA_CACHE_BYTES = 64 * 1024 ** 2;
  * every third full-text query of the same table handle took 250-640 ms instead of 2-5 ms, with no write between
  * them. With a 64 GB index cache the same run had no slow query (its cache reached 37.9 GB), with a 256 MB one they
  * came from the start. A new process on the same data answered in 15-46 ms.
- * Why this bound (round of 2026-12-07): LanceDB's count is ~6-8× the memory its caches hold (glibc's heap in use,
- * mallinfo2: 2.8 GB counted against ~400 MB held), so 3 GiB counted still held ~450-550 MB of dead indexes at its
- * peak; at 1 GiB a renewal comes every ~20 upkeep runs on SciFact written one document at a time.
+ * Why this bound (rounds of 2026-12-07): how LanceDB's count relates to memory depends on the table. On SciFact
+ * (10k chunks) it is ~6-8× what the caches hold (glibc's heap in use, mallinfo2: 2.8 GB counted against ~400 MB
+ * held); on a 1M-chunk table it is about what they hold (0.24 GiB counted, ~300 MB in use once warm), and each
+ * full-text build there leaves ~0.2 GiB behind. An agent writing a 1M-chunk KB every 30 s while a search loop ran
+ * (7 minutes, 4 upkeep runs): with 1 GiB no renewal came, the count reached 0.80 GiB and RSS 1.2 GB (peak 1.40);
+ * with 256 MiB the table renewed after every run, RSS stayed at 0.85-1.0 GB (peak 1.21, the rest being the
+ * full-text build's own memory); searches p50 181 against 184 ms, p99 623 against 440 ms (one run each: both are
+ * dominated by the rows upkeep has not indexed yet and the builds on the same 2 cores, not by the renewals).
  */
-export const RENEW_AT_BYTES = 1024 ** 3;
+export const RENEW_AT_BYTES = 256 * 1024 ** 2;
 
 /**
  * Indexes of tables up to this many rows are loaded whole into a connection's cache (at start: services/warm-up.ts;
