@@ -78,6 +78,7 @@ export async function agentPhase(job: AgentJob): Promise<AgentReport> {
     const writing: number[] = [];
     const writeMs: number[] = [];
     let stop = false;
+    let writeFailed: { error: unknown } | undefined;
     const writer = (async () => {
       for (let w = 0; !stop; w++) {
         const doc_id = `bench-agent-${process.pid}-${w}`;
@@ -94,14 +95,18 @@ export async function agentPhase(job: AgentJob): Promise<AgentReport> {
         const until = performance.now() + job.writeEveryMs;
         while (!stop && performance.now() < until) await sleep(Math.min(500, until - performance.now()));
       }
-    })();
+    })().catch((error: unknown) => {
+      writeFailed = { error };
+      stop = true;
+    });
     const end = performance.now() + job.seconds * 1000;
-    while (performance.now() < end) {
+    while (!stop && performance.now() < end) {
       writing.push(await searchOnce());
       await sleep(PAUSE_MS);
     }
     stop = true;
     await writer;
+    if (writeFailed) throw writeFailed.error;
     const runs = upkeepRuns(ctx).slice(runsBefore);
     const current = (await ctx.store.chunks(job.kb))!;
     return {

@@ -84,7 +84,6 @@ async function source(root: string, workDir: string): Promise<{ corpus: TextCorp
   return { corpus: ragDataCorpus(path.join(root, 'rag_data')), model: fixture.dir, modelName: 'fixture (tests’ ONNX model, 128-d)' };
 }
 
-/** Spawn this same command as the query phase (a fresh process) and read its result. */
 /** Run a phase (the queries, the agent's writes) in a fresh process: this same command, told the job by QUERY_ENV. */
 async function runPhase<T>(job: object, out: string): Promise<T> {
   const jobFile = `${out}.job.json`;
