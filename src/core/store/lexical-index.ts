@@ -61,6 +61,13 @@ export interface LexicalView {
    * (see `appendOnly`).
    */
   exactStats: boolean;
+  /**
+   * The index at the pinned version holds no row at or above the watermark, so that a query of the index alone
+   * (`fastSearch`) needs no row filter to keep to the indexed part: no build beside writes is under way. One that is
+   * may commit an index over rows above the watermark before the state follows it (rebuildFtsBeside), and a write in
+   * between puts that index in the versions searches pin.
+   */
+  indexBelowOnly: boolean;
 }
 
 /**
@@ -239,12 +246,22 @@ export class LexicalIndex {
       epoch: this.epoch,
       complete: this.watermark > 0n && !this.dirty,
       exactStats: this.exactStats && this.watermark > 0n && this.rebuild === undefined,
+      indexBelowOnly: this.rebuild === undefined,
     };
   }
 
   /** The row filter selecting the indexed part of a view (none when every row is indexed). */
   private static below(view: LexicalView): string | undefined {
     return view.complete ? undefined : `_rowaddr < ${view.watermark}`;
+  }
+
+  /**
+   * The row filter that keeps a query of the index alone to the indexed part: none when the index holds no other row
+   * (LexicalView.indexBelowOnly). LanceDB evaluates a row filter over every row of the table before it searches
+   * (a 1M-chunk table: +24 ms a query).
+   */
+  private static indexFilter(view: LexicalView): string | undefined {
+    return view.indexBelowOnly ? undefined : LexicalIndex.below(view);
   }
 
   private async indexedBase(table: Table, view: LexicalView): Promise<{ docs: number; tokens: number }> {
@@ -281,7 +298,7 @@ export class LexicalIndex {
 
   /** Live indexed rows holding `term`, counted through the index (reads the term's whole posting list). */
   private async countedDf(table: Table, view: LexicalView, term: string, docs: number): Promise<number> {
-    const below = LexicalIndex.below(view);
+    const below = LexicalIndex.indexFilter(view);
     let q = table.query().fullTextSearch(term, FTS_COLUMN).fastSearch();
     if (below) q = q.where(below);
     const rows = await q
@@ -343,7 +360,7 @@ export class LexicalIndex {
     const base = await this.indexedBase(table, view);
     const df = new Map<string, number>();
     if (base.docs === 0) return { docs: 0, tokens: 0, df, candidates: [], bound: nothingLeft() };
-    const below = LexicalIndex.below(view);
+    const below = LexicalIndex.indexFilter(view);
     const filter = below && where ? `${below} AND (${where})` : (below ?? where);
     const search = table.query().fullTextSearch(terms.join(' '), FTS_COLUMN).fastSearch();
     const reading = (filter ? search.where(filter) : search)
