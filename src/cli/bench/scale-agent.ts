@@ -1,7 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Core } from '../../core/core.js';
 import { search } from '../../core/search/search-service.js';
 import { upkeepRuns } from '../../core/services/indexing.js';
-import { percentile, round } from './stats.js';
+import { percentile, round, rssMb } from './stats.js';
 
 /** An agent's writes into the scale bench's KB while a search loop runs (`bench --only scale --agent-seconds N`). */
 export interface AgentJob {
@@ -39,9 +40,6 @@ export interface AgentReport {
 const SETTLED_SEARCHES = 100;
 const PAUSE_MS = 100;
 const TOP_K = 10;
-
-const rssMb = () => Math.round(process.memoryUsage().rss / 1e6);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * What a long-lived process does at scale when an agent writes one document every `writeEveryMs` while searches go

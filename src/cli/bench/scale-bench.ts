@@ -37,6 +37,9 @@ const TOP_K = 10;
 /** `--agent-seconds`: how often the agent writes. */
 const AGENT_WRITE_EVERY_MS = 30_000;
 
+/** The agent phase's job (scale-agent.ts), told apart from the query phase's by `agent`. */
+type AgentPhaseJob = AgentJob & { out: string; agent: true };
+
 interface QueryJob {
   dataDir: string;
   model: string;
@@ -109,7 +112,7 @@ export async function benchScale(
 ): Promise<ScaleReport | undefined> {
   const child = process.env[QUERY_ENV];
   if (child) {
-    const job = JSON.parse(fs.readFileSync(child, 'utf8')) as QueryJob | (AgentJob & { out: string; agent: true });
+    const job = JSON.parse(fs.readFileSync(child, 'utf8')) as QueryJob | AgentPhaseJob;
     if ('agent' in job) fs.writeFileSync(job.out, JSON.stringify(await agentPhase(job)));
     else await queryPhase(job);
     return undefined;
@@ -147,7 +150,7 @@ export async function benchScale(
   if (agentSeconds > 0) {
     log(`  scale: an agent writes a document every 30 s for ${agentSeconds} s while searches go on, in a fresh process…`);
     const out = path.join(workDir, 'scale-agent.json');
-    const job: AgentJob & { out: string; agent: true } = {
+    const job: AgentPhaseJob = {
       dataDir,
       kb: KB,
       queries: corpus.queries.slice(0, 400),

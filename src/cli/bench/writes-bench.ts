@@ -9,7 +9,7 @@ import { runEval, type EvalDoc, type EvalReport } from '../../core/eval/run-eval
 import { upkeepRuns } from '../../core/services/indexing.js';
 import { LocalBackend } from '../../mcp/local-backend.js';
 import { createMcpServer } from '../../mcp/server.js';
-import { percentile, round } from './stats.js';
+import { percentile, round, rssMb } from './stats.js';
 import { benchAgentBesideUpkeep } from './writes-upkeep.js';
 
 /** The large KB the agent writes beside (writes-upkeep.ts). */
@@ -47,7 +47,6 @@ interface SingleAdds {
 }
 
 const RSS_EVERY = 250;
-const rssMb = () => Math.round(process.memoryUsage().rss / 1e6);
 
 /**
  * One add_document call per document through an MCP client (in-process transport), timing each call, and the RSS
