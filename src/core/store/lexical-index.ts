@@ -5,6 +5,7 @@ import { ExactStatsMark } from './exact-stats-mark.js';
 import {
   CANDIDATE_COLUMNS,
   candidate,
+  countedDf,
   derivedDf,
   FTS_COLUMN,
   goneRows,
@@ -284,7 +285,7 @@ export class LexicalIndex {
     const derived = view.exactStats ? await derivedDf(table, term, base) : undefined;
     if (derived !== undefined) this.dfReads.derived++;
     else this.dfReads.counted++;
-    const n = derived ?? (await this.countedDf(table, view, term, base.docs));
+    const n = derived ?? (await countedDf(table, term, base.docs, LexicalIndex.indexFilter(view)));
     this.remember(view, term, n);
     return n;
   }
@@ -294,18 +295,6 @@ export class LexicalIndex {
     if (view.epoch !== this.epoch) return;
     if (this.df.size > 50_000) this.df.clear();
     this.df.set(term, { epoch: view.epoch, n });
-  }
-
-  /** Live indexed rows holding `term`, counted through the index (reads the term's whole posting list). */
-  private async countedDf(table: Table, view: LexicalView, term: string, docs: number): Promise<number> {
-    const below = LexicalIndex.indexFilter(view);
-    let q = table.query().fullTextSearch(term, FTS_COLUMN).fastSearch();
-    if (below) q = q.where(below);
-    const rows = await q
-      .select(['_score'])
-      .limit(docs + 1)
-      .toArrow();
-    return rows.numRows;
   }
 
   /**

@@ -125,6 +125,19 @@ export async function derivedDf(table: Table, term: string, base: { docs: number
   return dfFromScore(Number(r._score), tf, dl, base.docs, base.tokens);
 }
 
+/**
+ * Rows holding `term`, counted through the index (reads the term's whole posting list; `docs`: the most there can
+ * be); `indexed`: the filter that keeps the count to the indexed part, where the index may hold other rows.
+ */
+export async function countedDf(table: Table, term: string, docs: number, indexed?: string): Promise<number> {
+  const q = table.query().fullTextSearch(term, FTS_COLUMN).fastSearch();
+  const rows = await (indexed ? q.where(indexed) : q)
+    .select(['_score'])
+    .limit(docs + 1)
+    .toArrow();
+  return rows.numRows;
+}
+
 /** Every row at or above the watermark: counted into the statistics; those with a term that pass `where` kept. */
 export async function scanDelta(table: Table, termSet: ReadonlySet<string>, w: bigint, where: string | undefined) {
   const out = { docs: 0, tokens: 0, df: new Map<string, number>(), candidates: [] as LexCandidate[] };
