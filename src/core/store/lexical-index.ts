@@ -1,6 +1,7 @@
 import type { Table } from '@lancedb/lancedb';
 import { dfsFromScores, emptyStats } from './bm25.js';
 import { plainRows, type Raw } from './chunk-rows.js';
+import { DeltaRows } from './delta-rows.js';
 import { ExactStatsMark } from './exact-stats-mark.js';
 import {
   CANDIDATE_COLUMNS,
@@ -9,7 +10,6 @@ import {
   derivedDf,
   FTS_COLUMN,
   goneRows,
-  scanDelta,
   scoredPart,
   type GoneRows,
   type LexCandidate,
@@ -69,6 +69,8 @@ export interface LexicalView {
    * between puts that index in the versions searches pin.
    */
   indexBelowOnly: boolean;
+  /** The rows at or above the watermark of the pinned version, read once for every search of it (none: complete). */
+  delta?: DeltaRows;
 }
 
 /**
@@ -242,12 +244,14 @@ export class LexicalIndex {
         this.exactStats = this.watermark > 0n && (await this.recordedExact(pinned));
       }
     }
+    const complete = this.watermark > 0n && !this.dirty;
     return {
       watermark: this.watermark,
       epoch: this.epoch,
-      complete: this.watermark > 0n && !this.dirty,
+      complete,
       exactStats: this.exactStats && this.watermark > 0n && this.rebuild === undefined,
       indexBelowOnly: this.rebuild === undefined,
+      ...(complete ? {} : { delta: new DeltaRows(pinned, this.watermark) }),
     };
   }
 
@@ -324,9 +328,7 @@ export class LexicalIndex {
       return { stats, candidates: [], scored: await scoredPart(table, terms, scoredDepth, where, rowColumns, lean) };
     const termSet = new Set(terms);
     const [delta, indexed] = await Promise.all([
-      view.complete
-        ? { docs: 0, tokens: 0, df: new Map<string, number>(), candidates: [] }
-        : scanDelta(table, termSet, view.watermark, where),
+      view.delta ? view.delta.part(termSet, where) : { docs: 0, tokens: 0, df: new Map<string, number>(), candidates: [] },
       view.watermark > 0n ? this.indexedPart(table, view, terms, termSet, depth, where, rowColumns) : undefined,
     ]);
     stats.docs = delta.docs + (indexed?.docs ?? 0);
