@@ -11,12 +11,16 @@ import {
   flushIndexing,
   indexingScheduled,
   maintainIndexes,
+  MAX_DELAY_FEW_ROWS_MS,
+  MAX_DELAY_MS,
   scheduleIndexing,
   SEARCH_RECENT_MS,
+  upkeepDelay,
   upkeepDue,
   upkeepRuns,
   upkeepState,
 } from './indexing.js';
+import { MAX_KEPT_DELTA_ROWS } from '../store/delta-rows.js';
 import { compactAfterWrites, MAX_UNCOMPACTED_RUNS } from './upkeep-policy.js';
 
 describe('upkeepDue: a KB written by a job waits for the job, unless it is searched', () => {
@@ -228,6 +232,38 @@ describe('upkeep comes early once enough fragments wait (compactAfterWrites)', (
       ).toBe(false);
       expect(s.writesSinceCompaction).toBeLessThanOrEqual(await table.fragments());
       expect(s.writesSinceCompaction).toBeLessThan(due);
+    } finally {
+      await core.close();
+    }
+  });
+});
+
+describe('the delay of upkeep: ten times its last cost, bounded by the rows waiting', () => {
+  it('up to MAX_DELAY_FEW_ROWS_MS while few rows wait, MAX_DELAY_MS past MAX_KEPT_DELTA_ROWS', () => {
+    expect(upkeepDelay(20, 1)).toBe(1_500);
+    expect(upkeepDelay(3_000, 1)).toBe(30_000);
+    expect(upkeepDelay(30_000, 40)).toBe(300_000);
+    expect(upkeepDelay(85_000, MAX_KEPT_DELTA_ROWS)).toBe(MAX_DELAY_FEW_ROWS_MS);
+    expect(upkeepDelay(30_000, MAX_KEPT_DELTA_ROWS + 1)).toBe(MAX_DELAY_MS);
+    expect(upkeepDelay(3_000, MAX_KEPT_DELTA_ROWS + 1)).toBe(30_000);
+  });
+
+  it('a delay armed for a few rows is cut back when many more are written', async () => {
+    const core = await openTestCore();
+    try {
+      await twentyIndexedNotes(core);
+      await flushIndexing(core.ctx);
+      const s = upkeepState(core.ctx, 'k') as { lastMs: number; timerAt: number };
+      // As after a run of 30 s (a 1M-chunk KB's full-text build).
+      s.lastMs = 30_000;
+      scheduleIndexing(core.ctx, 'k', 3);
+      expect(s.timerAt - performance.now()).toBeGreaterThan(290_000);
+      scheduleIndexing(core.ctx, 'k', 3);
+      expect(s.timerAt - performance.now(), 'few rows: left as armed').toBeGreaterThan(290_000);
+      scheduleIndexing(core.ctx, 'k', MAX_KEPT_DELTA_ROWS);
+      expect(indexingScheduled(core.ctx, 'k')).toBe(true);
+      expect(s.timerAt - performance.now()).toBeLessThanOrEqual(MAX_DELAY_MS);
+      expect(s.timerAt - performance.now()).toBeGreaterThan(MAX_DELAY_MS - 5_000);
     } finally {
       await core.close();
     }

@@ -1,5 +1,6 @@
 import type { ChunkTable } from '../store/chunk-table.js';
 import { crashDuring } from '../store/crash-point.js';
+import { MAX_KEPT_DELTA_ROWS } from '../store/delta-rows.js';
 import type { CoreContext } from './context.js';
 import { buildTogether, compactAfterWrites, compactFirst, compactionDue } from './upkeep-policy.js';
 
@@ -12,13 +13,24 @@ import { buildTogether, compactAfterWrites, compactFirst, compactionDue } from '
 export const ANN_MIN_ROWS = 5_000;
 /** Upkeep runs this long after the first write that needs it, at the soonest... */
 const MIN_DELAY_MS = 1_500;
-/** ...and at the latest (while writes keep coming the timer is not pushed back, so the unindexed rows stay few). */
-const MAX_DELAY_MS = 60_000;
+/**
+ * ...and at the latest while few rows wait (at most MAX_KEPT_DELTA_ROWS since the last run began: each search of a
+ * version reads them once, store/delta-rows.ts)...
+ */
+export const MAX_DELAY_FEW_ROWS_MS = 10 * 60_000;
+/**
+ * ...or while more do (while writes keep coming the timer is not pushed back, so the unindexed rows stay few; a
+ * delay armed for few rows is cut back to this once more come).
+ */
+export const MAX_DELAY_MS = 60_000;
 /**
  * Upkeep (compaction when due, and a rewrite of the full-text index) costs O(table); a compaction holds the KB's
  * write lock, a full-text build alone lets writes land beside it. Its delay is ten times its last duration, so it
- * takes at most ~10% of a KB's time. Searches are exact meanwhile (store/lexical-index.ts); the unindexed rows only
- * cost a scan per search.
+ * takes at most ~10% of a KB's time. Searches are exact meanwhile (store/lexical-index.ts); the unindexed rows cost
+ * each search a little (at 1M chunks with one row waiting, p50 fts 26 against 18 ms settled, hybrid 53 against
+ * 37). With the old bound of 60 s for every KB, a 1M-chunk KB (runs of 25-85 s) written by an agent every 30 s ran
+ * upkeep after every other write: one core kept busy with full-text builds, ~0.12 GB of disk left per build until
+ * a compaction, and every third run a compaction that held writes up to 58 s.
  */
 const DELAY_PER_COST = 10;
 
@@ -106,8 +118,9 @@ export function scheduleIndexing(ctx: CoreContext, kbId: string, rows = 0): void
   s.lastWriteAt = performance.now();
   s.rowsSinceUpkeep += rows;
   if (rows > 0) s.writesSinceCompaction++;
-  // Enough fragments wait: an upkeep armed for later by its cost comes now.
-  if (s.timer && compactionWaits(s) && s.timerAt > s.lastWriteAt) {
+  // Enough fragments wait: an upkeep armed for later by its cost comes now; many rows: no later than MAX_DELAY_MS.
+  const tooLate = compactionWaits(s) ? s.lastWriteAt : s.rowsSinceUpkeep > MAX_KEPT_DELTA_ROWS ? s.lastWriteAt + MAX_DELAY_MS : Infinity;
+  if (s.timer && s.timerAt > tooLate) {
     clearTimeout(s.timer);
     s.timer = undefined;
   }
@@ -119,7 +132,13 @@ const compactionWaits = (s: Slot) => s.writesSinceCompaction >= compactAfterWrit
 
 /** The delay of the next upkeep: none once enough fragments wait, else ten times the cost of the last one. */
 function nextDelay(s: Slot): number {
-  return compactionWaits(s) ? 0 : Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, s.lastMs * DELAY_PER_COST));
+  return compactionWaits(s) ? 0 : upkeepDelay(s.lastMs, s.rowsSinceUpkeep);
+}
+
+/** Ten times the last run's cost, within MIN_DELAY_MS and the bound for `rows` waiting (see MAX_DELAY_FEW_ROWS_MS). */
+export function upkeepDelay(lastMs: number, rows: number): number {
+  const most = rows > MAX_KEPT_DELTA_ROWS ? MAX_DELAY_MS : MAX_DELAY_FEW_ROWS_MS;
+  return Math.min(most, Math.max(MIN_DELAY_MS, lastMs * DELAY_PER_COST));
 }
 
 function arm(ctx: CoreContext, kbId: string, s: Slot, delay = nextDelay(s)): void {
@@ -163,7 +182,10 @@ export function upkeepState(
   ctx: CoreContext,
   kbId: string,
 ): Readonly<
-  Pick<Slot, 'bulkWriters' | 'lastWriteAt' | 'lastSearchAt' | 'rowsSinceUpkeep' | 'writesSinceCompaction' | 'lastCompactMs' | 'timerAt'>
+  Pick<
+    Slot,
+    'bulkWriters' | 'lastWriteAt' | 'lastSearchAt' | 'rowsSinceUpkeep' | 'writesSinceCompaction' | 'lastCompactMs' | 'lastMs' | 'timerAt'
+  >
 > {
   return slot(ctx, kbId);
 }
