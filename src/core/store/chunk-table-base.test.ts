@@ -181,3 +181,27 @@ describe('ChunkTable.renewConnection: caches dropped with the connection they gr
     }
   });
 });
+
+describe('ChunkTable.snapshot: a replaced snapshot lets go what it kept', () => {
+  it('the rows above the watermark kept by one version go when a write makes the next; searches of both stay right', async () => {
+    const table = await indexedTable(tableDir());
+    try {
+      await table.add([row('late1', 'fjord late note')]);
+      const first = await table.snapshot();
+      const delta = (s: unknown) => (s as { view: { delta?: { released: boolean; rows?: unknown } } }).view.delta!;
+      expect((await first.lexicalPart(['fjord'], 100)).candidates.map((c) => c.doc_id)).toContain('late1');
+      expect(delta(first).rows).toBeDefined();
+      await table.add([row('late2', 'fjord later note')]);
+      const second = await table.snapshot();
+      expect(second).not.toBe(first);
+      expect(delta(first)).toMatchObject({ released: true, rows: undefined });
+      expect(delta(second).released).toBe(false);
+      expect((await first.lexicalPart(['fjord'], 100)).candidates.map((c) => c.doc_id)).not.toContain('late2');
+      expect((await second.lexicalPart(['fjord'], 100)).candidates.map((c) => c.doc_id)).toEqual(
+        expect.arrayContaining(['late1', 'late2']),
+      );
+    } finally {
+      table.close();
+    }
+  });
+});

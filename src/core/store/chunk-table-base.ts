@@ -182,7 +182,9 @@ export abstract class ChunkTableBase {
   private retireCurrent(): void {
     const old = this.current;
     this.current = undefined;
-    if (old) this.closeLater(old);
+    if (!old) return;
+    old.retire();
+    this.closeLater(old);
   }
 
   /**

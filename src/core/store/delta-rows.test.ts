@@ -108,6 +108,12 @@ describe('DeltaRows', () => {
     await check(rows, delta, 'chunk_index < 3', (id) => Number(id.split('#')[1]) < 3);
     expect(calls() - afterRead, 'a filter: the rows holding a term read by id with it').toBe(2);
     await check(rows, delta, "doc_id = 'none'", () => false);
+    // Replaced by a newer version's snapshot: the rows go, a search still reading this one scans.
+    rows.release();
+    const released = calls();
+    await check(rows, delta);
+    await check(rows, delta, "doc_id = 'late3'", (id) => id.startsWith('late3#'));
+    expect(calls() - released, 'scanned by each search').toBe(2);
     table.close();
   }, 60_000);
 

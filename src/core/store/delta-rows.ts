@@ -25,6 +25,7 @@ const DELTA_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index', 'fts', 'fts_len'];
 
 export class DeltaRows {
   private rows: Promise<Raw[] | undefined> | undefined;
+  private released = false;
 
   constructor(
     /** Pinned at one version (a snapshot's handle). */
@@ -34,10 +35,12 @@ export class DeltaRows {
 
   /** The delta's statistics for `terms`, and its rows holding any of them that pass `where`. */
   async part(terms: ReadonlySet<string>, where: string | undefined): Promise<DeltaPart> {
-    const rows = await (this.rows ??= this.read().catch((err: unknown) => {
-      this.rows = undefined;
-      throw err;
-    }));
+    const rows = this.released
+      ? undefined
+      : await (this.rows ??= this.read().catch((err: unknown) => {
+          this.rows = undefined;
+          throw err;
+        }));
     if (!rows) return scanDelta(this.table, terms, this.watermark, where);
     const out: DeltaPart = { docs: 0, tokens: 0, df: new Map(), candidates: [] };
     for (const r of rows) {
@@ -55,6 +58,15 @@ export class DeltaRows {
       out.candidates = out.candidates.filter((c) => passing.has(c.rowid!));
     }
     return out;
+  }
+
+  /**
+   * A newer version's snapshot replaced this one: the rows are let go (a writer that commits every second leaves a
+   * minute of replaced snapshots open for the searches still reading them), and those searches scan instead.
+   */
+  release(): void {
+    this.released = true;
+    this.rows = undefined;
   }
 
   /** The delta's rows, or undefined past MAX_KEPT_DELTA_ROWS: their row ids by a scan, then the rows by id. */

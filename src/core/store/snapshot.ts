@@ -144,6 +144,11 @@ export class TableSnapshot {
     });
   }
 
+  /** A newer version's snapshot replaced this one: what it kept for its searches goes (store/delta-rows.ts). */
+  retire(): void {
+    this.view.delta?.release();
+  }
+
   close(): void {
     if (this.handle.isOpen()) this.handle.close();
   }
