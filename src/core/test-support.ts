@@ -7,6 +7,7 @@ import { afterEach } from 'vitest';
 import type { ModelChange } from '../shared/contract/index.js';
 import { Core, type OpenCoreOptions } from './core.js';
 import { buildFixtureModel, buildFixtureReranker } from './embed/fixture-model.js';
+import { plainChunkRow, type ChunkRow } from './store/chunk-rows.js';
 import { collectGarbage } from './util/collect-garbage.js';
 
 /** Helpers for integration tests: a real Core on a temp data dir with the tiny fixture models. */
@@ -20,6 +21,21 @@ export const POTION_DIR = process.env.RAGDESK_POTION_DIR ?? path.resolve(HERE, '
 /** Model folders whose tokenizers tests compare on: the fixture model's, and potion's when present. */
 export async function tokenizerModelDirs(): Promise<string[]> {
   return [(await fixtureModels()).model, ...(fs.existsSync(path.join(POTION_DIR, 'tokenizer.json')) ? [POTION_DIR] : [])];
+}
+
+/** A chunk row whose analysed text is its text, as store tests write rows straight to a chunk table. */
+export function textRow(docId: string, index: number, text: string, source = 'test'): ChunkRow {
+  return plainChunkRow({
+    chunk_id: `${docId}#${index}`,
+    doc_id: docId,
+    version: 'v1',
+    chunk_index: index,
+    text,
+    fts: text,
+    title: docId,
+    source,
+    tokens: 3,
+  });
 }
 
 export function tempDir(prefix = 'ragdesk-test-'): string {

@@ -1,25 +1,12 @@
 import type { Connection, Table } from '@lancedb/lancedb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { plainChunkRow, type ChunkRow } from './chunk-rows.js';
-import { tempDirsPerTest } from '../test-support.js';
+import { tempDirsPerTest, textRow } from '../test-support.js';
 import { ChunkTable } from './chunk-table.js';
 import { OwnConnection } from './lance-session.js';
 
 const tableDir = tempDirsPerTest('ragdesk-chunk-table-base-');
 
-function row(docId: string, text: string): ChunkRow {
-  return plainChunkRow({
-    chunk_id: `${docId}#0`,
-    doc_id: docId,
-    version: 'v1',
-    chunk_index: 0,
-    text,
-    fts: text,
-    title: docId,
-    source: 'test',
-    tokens: 3,
-  });
-}
+const row = (docId: string, text: string) => textRow(docId, 0, text);
 
 /** What renewConnection swaps, read from outside for the test. */
 const inner = (t: ChunkTable) => t as unknown as { table: Table; db: Connection; own: OwnConnection };

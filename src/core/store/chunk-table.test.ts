@@ -2,25 +2,13 @@ import { connect, Session } from '@lancedb/lancedb';
 import { describe, expect, it } from 'vitest';
 import { arrow } from './arrow.js';
 import { chunksSchema } from './arrow-schemas.js';
-import { packHit, plainChunkRow, toStored, type ChunkRow } from './chunk-rows.js';
-import { seededVectors, tempDirsPerTest } from '../test-support.js';
+import { packHit, plainChunkRow, toStored } from './chunk-rows.js';
+import { seededVectors, tempDirsPerTest, textRow } from '../test-support.js';
 import { ChunkTable } from './chunk-table.js';
 
 const tableDir = tempDirsPerTest('ragdesk-chunk-table-');
 
-function row(docId: string, i: number, text: string): ChunkRow {
-  return plainChunkRow({
-    chunk_id: `${docId}#${i}`,
-    doc_id: docId,
-    version: 'v1',
-    chunk_index: i,
-    text,
-    fts: text,
-    title: docId,
-    source: 'test',
-    tokens: 3,
-  });
-}
+const row = textRow;
 
 describe('ChunkTable snapshots and upkeep', () => {
   it('keeps the files of every open snapshot when upkeep compacts and prunes old versions', async () => {

@@ -1,11 +1,11 @@
 import { connect, type Table } from '@lancedb/lancedb';
 import { describe, expect, it } from 'vitest';
 import { indexTokens } from './bm25.js';
-import { plainChunkRow, type ChunkRow } from './chunk-rows.js';
+import type { ChunkRow } from './chunk-rows.js';
 import { ChunkTable } from './chunk-table.js';
 import { DeltaRows, MAX_KEPT_DELTA_ROWS } from './delta-rows.js';
 import { endAddress } from './table-history.js';
-import { tempDirsPerTest } from '../test-support.js';
+import { tempDirsPerTest, textRow } from '../test-support.js';
 import { prng } from '../util/prng.js';
 
 /**
@@ -22,16 +22,7 @@ function doc(rand: () => number, live: Map<string, string>, docId: string, chunk
   return Array.from({ length: chunks }, (_, i) => {
     const text = Array.from({ length: 2 + Math.floor(rand() * 30) }, () => WORDS[Math.floor(rand() ** 2 * WORDS.length)]).join(' ');
     live.set(`${docId}#${i}`, text);
-    return plainChunkRow({
-      chunk_id: `${docId}#${i}`,
-      doc_id: docId,
-      version: 'v1',
-      chunk_index: i,
-      text,
-      fts: text,
-      title: docId,
-      source: 't',
-    });
+    return textRow(docId, i, text, 't');
   });
 }
 

@@ -5,7 +5,7 @@ import { bm25, indexTokens } from './bm25.js';
 import { plainChunkRow, type ChunkRow } from './chunk-rows.js';
 import { ChunkTable } from './chunk-table.js';
 import type { LexicalIndex } from './lexical-index.js';
-import { tempDirsPerTest } from '../test-support.js';
+import { tempDirsPerTest, textRow } from '../test-support.js';
 import { prng } from '../util/prng.js';
 
 /**
@@ -25,16 +25,7 @@ function doc(docId: string, chunks: number): ChunkRow[] {
     // Skewed word choice: common and rare terms, rows of 3-60 tokens.
     const text = Array.from({ length: 3 + Math.floor(rand() * 58) }, () => WORDS[Math.floor(rand() ** 2 * WORDS.length)]).join(' ');
     live.set(`${docId}#${i}`, text);
-    return plainChunkRow({
-      chunk_id: `${docId}#${i}`,
-      doc_id: docId,
-      version: 'v1',
-      chunk_index: i,
-      text,
-      fts: text,
-      title: docId,
-      source: 't',
-    });
+    return textRow(docId, i, text, 't');
   });
 }
 
