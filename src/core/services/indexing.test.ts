@@ -21,7 +21,7 @@ import {
   upkeepState,
 } from './indexing.js';
 import { MAX_KEPT_DELTA_ROWS } from '../store/delta-rows.js';
-import { compactAfterWrites, MAX_UNCOMPACTED_RUNS } from './upkeep-policy.js';
+import { COMPACT_AT_FRAGMENTS, compactAfterWrites, MAX_UNCOMPACTED_RUNS } from './upkeep-policy.js';
 
 describe('upkeepDue: a KB written by a job waits for the job, unless it is searched', () => {
   const now = 1_000_000;
@@ -238,36 +238,42 @@ describe('upkeep comes early once enough fragments wait (compactAfterWrites)', (
   });
 });
 
-describe('the delay of upkeep: ten times its last cost, bounded by the rows waiting', () => {
-  it('up to MAX_DELAY_FEW_ROWS_MS while few rows wait, MAX_DELAY_MS past MAX_KEPT_DELTA_ROWS', () => {
-    expect(upkeepDelay(20, 1)).toBe(1_500);
-    expect(upkeepDelay(3_000, 1)).toBe(30_000);
-    expect(upkeepDelay(30_000, 40)).toBe(300_000);
-    expect(upkeepDelay(85_000, MAX_KEPT_DELTA_ROWS)).toBe(MAX_DELAY_FEW_ROWS_MS);
-    expect(upkeepDelay(30_000, MAX_KEPT_DELTA_ROWS + 1)).toBe(MAX_DELAY_MS);
-    expect(upkeepDelay(3_000, MAX_KEPT_DELTA_ROWS + 1)).toBe(30_000);
+describe('the delay of upkeep: ten times its last cost, bounded by the rows and fragments waiting', () => {
+  it('up to MAX_DELAY_FEW_ROWS_MS while few wait, MAX_DELAY_MS when many do', () => {
+    expect(upkeepDelay(20, false)).toBe(1_500);
+    expect(upkeepDelay(3_000, false)).toBe(30_000);
+    expect(upkeepDelay(30_000, false)).toBe(300_000);
+    expect(upkeepDelay(85_000, false)).toBe(MAX_DELAY_FEW_ROWS_MS);
+    expect(upkeepDelay(30_000, true)).toBe(MAX_DELAY_MS);
+    expect(upkeepDelay(3_000, true)).toBe(30_000);
   });
 
-  it('a delay armed for a few rows is cut back when many more are written', async () => {
-    const core = await openTestCore();
-    try {
-      await twentyIndexedNotes(core);
-      await flushIndexing(core.ctx);
-      const s = upkeepState(core.ctx, 'k') as { lastMs: number; timerAt: number };
-      // As after a run of 30 s (a 1M-chunk KB's full-text build).
-      s.lastMs = 30_000;
-      scheduleIndexing(core.ctx, 'k', 3);
-      expect(s.timerAt - performance.now()).toBeGreaterThan(290_000);
-      scheduleIndexing(core.ctx, 'k', 3);
-      expect(s.timerAt - performance.now(), 'few rows: left as armed').toBeGreaterThan(290_000);
-      scheduleIndexing(core.ctx, 'k', MAX_KEPT_DELTA_ROWS);
-      expect(indexingScheduled(core.ctx, 'k')).toBe(true);
-      expect(s.timerAt - performance.now()).toBeLessThanOrEqual(MAX_DELAY_MS);
-      expect(s.timerAt - performance.now()).toBeGreaterThan(MAX_DELAY_MS - 5_000);
-    } finally {
-      await core.close();
-    }
-  });
+  for (const [what, rows, writes] of [
+    [`more than ${MAX_KEPT_DELTA_ROWS} rows`, MAX_KEPT_DELTA_ROWS, 1],
+    [`more than ${COMPACT_AT_FRAGMENTS} writes (fragments)`, 1, COMPACT_AT_FRAGMENTS],
+  ] as const)
+    it(`a delay armed for a few rows is cut back when ${what} come`, async () => {
+      const core = await openTestCore();
+      try {
+        await twentyIndexedNotes(core);
+        await flushIndexing(core.ctx);
+        const s = upkeepState(core.ctx, 'k') as { lastMs: number; lastCompactMs: number; timerAt: number };
+        // As after a run of 30 s (a 1M-chunk KB's full-text build), with a compaction of 90 s before it: 424 writes
+        // before one is due by count (compactAfterWrites).
+        s.lastMs = 30_000;
+        s.lastCompactMs = 90_000;
+        scheduleIndexing(core.ctx, 'k', 3);
+        expect(s.timerAt - performance.now()).toBeGreaterThan(290_000);
+        scheduleIndexing(core.ctx, 'k', 3);
+        expect(s.timerAt - performance.now(), 'few rows: left as armed').toBeGreaterThan(290_000);
+        for (let i = 0; i < writes; i++) scheduleIndexing(core.ctx, 'k', i === 0 ? rows : 1);
+        expect(indexingScheduled(core.ctx, 'k')).toBe(true);
+        expect(s.timerAt - performance.now()).toBeLessThanOrEqual(MAX_DELAY_MS);
+        expect(s.timerAt - performance.now()).toBeGreaterThan(MAX_DELAY_MS - 5_000);
+      } finally {
+        await core.close();
+      }
+    });
 });
 
 describe('upkeep that does not compact', () => {

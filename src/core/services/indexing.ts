@@ -2,7 +2,7 @@ import type { ChunkTable } from '../store/chunk-table.js';
 import { crashDuring } from '../store/crash-point.js';
 import { MAX_KEPT_DELTA_ROWS } from '../store/delta-rows.js';
 import type { CoreContext } from './context.js';
-import { buildTogether, compactAfterWrites, compactFirst, compactionDue } from './upkeep-policy.js';
+import { buildTogether, COMPACT_AT_FRAGMENTS, compactAfterWrites, compactFirst, compactionDue } from './upkeep-policy.js';
 
 /**
  * Past this many vectors an ANN index (IVF-RQ: store/ann-params.ts) is built. Measured on SciFact (9.6k chunks,
@@ -15,7 +15,9 @@ export const ANN_MIN_ROWS = 5_000;
 const MIN_DELAY_MS = 1_500;
 /**
  * ...and at the latest while few rows wait (at most MAX_KEPT_DELTA_ROWS since the last run began: each search of a
- * version reads them once, store/delta-rows.ts)...
+ * version reads them once, store/delta-rows.ts) in few fragments (at most COMPACT_AT_FRAGMENTS writes since the last
+ * compaction: each costs every read until one; a writer that never pauses would otherwise leave compactAfterWrites'
+ * count, ~250 at 1M chunks, before upkeep came)...
  */
 export const MAX_DELAY_FEW_ROWS_MS = 10 * 60_000;
 /**
@@ -118,8 +120,9 @@ export function scheduleIndexing(ctx: CoreContext, kbId: string, rows = 0): void
   s.lastWriteAt = performance.now();
   s.rowsSinceUpkeep += rows;
   if (rows > 0) s.writesSinceCompaction++;
-  // Enough fragments wait: an upkeep armed for later by its cost comes now; many rows: no later than MAX_DELAY_MS.
-  const tooLate = compactionWaits(s) ? s.lastWriteAt : s.rowsSinceUpkeep > MAX_KEPT_DELTA_ROWS ? s.lastWriteAt + MAX_DELAY_MS : Infinity;
+  // Enough fragments wait: an upkeep armed for later by its cost comes now; many rows or fragments: no later than
+  // MAX_DELAY_MS.
+  const tooLate = compactionWaits(s) ? s.lastWriteAt : manyWaiting(s) ? s.lastWriteAt + MAX_DELAY_MS : Infinity;
   if (s.timer && s.timerAt > tooLate) {
     clearTimeout(s.timer);
     s.timer = undefined;
@@ -132,13 +135,15 @@ const compactionWaits = (s: Slot) => s.writesSinceCompaction >= compactAfterWrit
 
 /** The delay of the next upkeep: none once enough fragments wait, else ten times the cost of the last one. */
 function nextDelay(s: Slot): number {
-  return compactionWaits(s) ? 0 : upkeepDelay(s.lastMs, s.rowsSinceUpkeep);
+  return compactionWaits(s) ? 0 : upkeepDelay(s.lastMs, manyWaiting(s));
 }
 
-/** Ten times the last run's cost, within MIN_DELAY_MS and the bound for `rows` waiting (see MAX_DELAY_FEW_ROWS_MS). */
-export function upkeepDelay(lastMs: number, rows: number): number {
-  const most = rows > MAX_KEPT_DELTA_ROWS ? MAX_DELAY_MS : MAX_DELAY_FEW_ROWS_MS;
-  return Math.min(most, Math.max(MIN_DELAY_MS, lastMs * DELAY_PER_COST));
+/** More rows or fragments wait than the long delay is for (see MAX_DELAY_FEW_ROWS_MS). */
+const manyWaiting = (s: Slot) => s.rowsSinceUpkeep > MAX_KEPT_DELTA_ROWS || s.writesSinceCompaction > COMPACT_AT_FRAGMENTS;
+
+/** Ten times the last run's cost, within MIN_DELAY_MS and MAX_DELAY_FEW_ROWS_MS, or MAX_DELAY_MS when `many` wait. */
+export function upkeepDelay(lastMs: number, many: boolean): number {
+  return Math.min(many ? MAX_DELAY_MS : MAX_DELAY_FEW_ROWS_MS, Math.max(MIN_DELAY_MS, lastMs * DELAY_PER_COST));
 }
 
 function arm(ctx: CoreContext, kbId: string, s: Slot, delay = nextDelay(s)): void {
