@@ -1,6 +1,6 @@
 import type { Table } from '@lancedb/lancedb';
 import { plainRows, type Raw } from './chunk-rows.js';
-import { candidate, scanDelta, type LexCandidate } from './lexical-queries.js';
+import { scanDelta, tallyDelta, type DeltaPart } from './lexical-queries.js';
 
 /**
  * The rows of one pinned table version that its full-text index does not cover yet (at or above the watermark:
@@ -12,14 +12,6 @@ import { candidate, scanDelta, type LexCandidate } from './lexical-queries.js';
 
 /** Past this many rows the delta is scanned by each search as before (kept, their text would take memory). */
 export const MAX_KEPT_DELTA_ROWS = 2_048;
-
-/** What BM25 needs of the delta for one search: its statistics over every row, and the rows holding a term that pass. */
-export interface DeltaPart {
-  docs: number;
-  tokens: number;
-  df: Map<string, number>;
-  candidates: LexCandidate[];
-}
 
 const DELTA_COLUMNS = ['chunk_id', 'doc_id', 'chunk_index', 'fts', 'fts_len'];
 
@@ -42,14 +34,7 @@ export class DeltaRows {
           throw err;
         }));
     if (!rows) return scanDelta(this.table, terms, this.watermark, where);
-    const out: DeltaPart = { docs: 0, tokens: 0, df: new Map(), candidates: [] };
-    for (const r of rows) {
-      const c = candidate(r, terms);
-      out.docs++;
-      out.tokens += c.dl;
-      for (const t of c.tf.keys()) out.df.set(t, (out.df.get(t) ?? 0) + 1);
-      if (c.tf.size > 0) out.candidates.push(c);
-    }
+    const out = tallyDelta(rows, terms);
     if (where && out.candidates.length > 0) {
       const passing = await this.passing(
         out.candidates.map((c) => c.rowid!),

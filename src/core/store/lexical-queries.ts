@@ -138,9 +138,29 @@ export async function countedDf(table: Table, term: string, docs: number, indexe
   return rows.numRows;
 }
 
+/** What BM25 needs of the rows above the watermark for one search: statistics over every row, the rows holding a term that pass. */
+export interface DeltaPart {
+  docs: number;
+  tokens: number;
+  df: Map<string, number>;
+  candidates: LexCandidate[];
+}
+
+/** `rows` (the rows above the watermark) counted into the statistics; those holding a term for which `passes` holds kept. */
+export function tallyDelta(rows: readonly Raw[], termSet: ReadonlySet<string>, passes: (r: Raw) => boolean = () => true): DeltaPart {
+  const out: DeltaPart = { docs: 0, tokens: 0, df: new Map(), candidates: [] };
+  for (const r of rows) {
+    const c = candidate(r, termSet);
+    out.docs++;
+    out.tokens += c.dl;
+    for (const t of c.tf.keys()) out.df.set(t, (out.df.get(t) ?? 0) + 1);
+    if (c.tf.size > 0 && passes(r)) out.candidates.push(c);
+  }
+  return out;
+}
+
 /** Every row at or above the watermark: counted into the statistics; those with a term that pass `where` kept. */
-export async function scanDelta(table: Table, termSet: ReadonlySet<string>, w: bigint, where: string | undefined) {
-  const out = { docs: 0, tokens: 0, df: new Map<string, number>(), candidates: [] as LexCandidate[] };
+export async function scanDelta(table: Table, termSet: ReadonlySet<string>, w: bigint, where: string | undefined): Promise<DeltaPart> {
   const columns: Record<string, string> = {
     chunk_id: 'chunk_id',
     doc_id: 'doc_id',
@@ -150,14 +170,7 @@ export async function scanDelta(table: Table, termSet: ReadonlySet<string>, w: b
   };
   if (where) columns.passes = `(${where})`;
   const rows = plainRows(await table.query().where(`_rowaddr >= ${w}`).select(columns).withRowId().toArrow());
-  for (const r of rows) {
-    const c = candidate(r, termSet);
-    out.docs++;
-    out.tokens += c.dl;
-    for (const t of c.tf.keys()) out.df.set(t, (out.df.get(t) ?? 0) + 1);
-    if (c.tf.size > 0 && (!where || r.passes === true)) out.candidates.push(c);
-  }
-  return out;
+  return tallyDelta(rows, termSet, (r) => !where || r.passes === true);
 }
 
 /** What a commit removes from the indexed part: its rows, their length, and per index token the rows holding it. */
