@@ -276,3 +276,52 @@ describe('several KBs whose statistics disagree', () => {
     }
   }, 60_000);
 });
+
+/**
+ * One KB whose 100-row hybrid list ends inside a group of tied rows (copies of one passage: the `scale` bench's
+ * recombined text ties this way often): fusion's list leaves the group out instead of reading 400 rows.
+ */
+describe('a hybrid list that ends in a tie', () => {
+  let core: Core;
+  // 72 rows scored apart ('lighthouse' tf times in a row of `len` tokens), then 80 copies of one weaker row.
+  const apart = Array.from({ length: 6 * 12 }, (_, i) => ({ tf: 1 + Math.floor(i / 12), len: 2 + Math.floor(i / 12) + (i % 12) }));
+  const rows = [...apart, ...Array.from({ length: 80 }, () => ({ tf: 1, len: 40 }))];
+
+  beforeAll(async () => {
+    core = await openTestCore();
+    await core.client.createKb({ kb_id: 'ties', embedding_model: 'none', chunking: { strategy: 'whole' } });
+    const documents = rows.map(({ tf, len }, i) => ({
+      doc_id: `r${String(i).padStart(3, '0')}`,
+      title: 'note',
+      // Punctuation tells the copies apart (the same text twice would be stored once) and is not indexed.
+      content: `${[...Array<string>(tf).fill('lighthouse'), ...Array<string>(len - tf).fill('keeper')].join(' ')} ${'!'.repeat(1 + i)}`,
+    }));
+    await core.client.addDocumentsBatch({ kb_id: 'ties', documents });
+    await maintainIndexes(core.ctx, 'ties', true);
+  }, 120_000);
+  afterAll(async () => core.close());
+
+  it('is read once and leaves the tied group out', async () => {
+    const lists: Array<{ depth: number; rows: number }> = [];
+    const original = TableSnapshot.prototype.lexicalPart;
+    TableSnapshot.prototype.lexicalPart = async function (this: TableSnapshot, ...args: Parameters<typeof original>) {
+      const part = await original.apply(this, args);
+      lists.push({ depth: args[4] ?? args[1], rows: part.scored?.length ?? part.candidates.length });
+      return part;
+    };
+    try {
+      const search = (mode: 'fts' | 'hybrid', top_k: number) =>
+        core.client.search({ kb_ids: ['ties'], query: 'lighthouse', mode, top_k, use_rerank: false });
+      const hybrid = await search('hybrid', 10);
+      // Without the cut: [{ depth: 100, rows: 152 }], the whole tie read 400 deep.
+      expect(lists).toEqual([{ depth: 100, rows: 72 }]);
+      // A full-text only KB's hybrid search is its full-text ranking: the same head as full-text mode's.
+      const fts = await search('fts', 50);
+      expect(new Set(fts.hits.map((h) => h.doc_id)).size).toBe(50);
+      expect(fts.hits.every((h) => Number(h.doc_id.slice(1)) < apart.length)).toBe(true);
+      expect(hybrid.hits.map((h) => h.doc_id)).toEqual(fts.hits.slice(0, 10).map((h) => h.doc_id));
+    } finally {
+      TableSnapshot.prototype.lexicalPart = original;
+    }
+  }, 60_000);
+});

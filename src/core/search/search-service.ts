@@ -161,7 +161,8 @@ export async function rankKbs(
       // id after fusion; CoreOptions.hybridListColumnsMaxRows).
       const large = mode === 'hybrid' && (await snap.rows()) > ctx.options.hybridListColumnsMaxRows;
       const lean = large && withRows && targets.length === 1 && snap.scoresExact;
-      const readLexical = (d: number) => snap.lexicalPart(terms, d, where, withRows && !large, scoredDepth, lean);
+      const readLexical = (d: number) =>
+        snap.lexicalPart(terms, d, where, withRows && !large, scoredDepth, { lean, fused: mode === 'hybrid' });
       const [lexical, vector] = await Promise.all([
         mode === 'vector' ? undefined : readLexical(lexDepth),
         embedder

@@ -262,6 +262,40 @@ describe('ties at the end of the rows a search reads', () => {
     ]);
     table.closeSnapshots();
   }, 60_000);
+
+  // Rows of ten tokens, `tf` of them 'lighthouse': scores grow with tf, and rows of one tf tie.
+  const graded = (tfs: number[]) =>
+    tfs.map((tf, i) => {
+      const text = [...Array<string>(tf).fill('lighthouse'), ...Array<string>(10 - tf).fill('keeper')].join(' ');
+      return plainChunkRow({ chunk_id: `g#${String(i).padStart(2, '0')}`, doc_id: 'g', chunk_index: i, text, fts: text });
+    });
+
+  it('a fused list leaves out the group tied at its end when half of it stays, instead of reading deeper', async () => {
+    const { table } = await setUp();
+    // Eight rows scored apart (tf 9..2), then twenty that tie (tf 1).
+    await table.add(graded([9, 8, 7, 6, 5, 4, 3, 2, ...Array<number>(20).fill(1)]));
+    await table.optimize();
+    const snap = await table.snapshot();
+    for (const lean of [false, true]) {
+      const fused = (await snap.lexicalPart(['lighthouse'], 50, undefined, false, 12, { lean, fused: true })).scored!;
+      expect(fused.length, `lean ${lean}`).toBe(8);
+      expect((await snap.hydrate(fused)).map((c) => c.chunk_index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      // A list that is shown as it ranks reads every row of the tie (the same query without `fused`).
+      expect((await snap.lexicalPart(['lighthouse'], 50, undefined, false, 12, { lean })).scored!.length, `lean ${lean}`).toBe(28);
+    }
+    table.closeSnapshots();
+  }, 60_000);
+
+  it('a fused list whose tie starts in its first half reads deeper, as a list shown as it ranks does', async () => {
+    const { table } = await setUp();
+    // Two rows scored apart, then twenty that tie: leaving the tie out would leave 2 of the 12 rows asked for.
+    await table.add(graded([9, 8, ...Array<number>(20).fill(1)]));
+    await table.optimize();
+    const snap = await table.snapshot();
+    const fused = (await snap.lexicalPart(['lighthouse'], 50, undefined, false, 12, { lean: true, fused: true })).scored!;
+    expect(fused.length).toBe(22);
+    table.closeSnapshots();
+  }, 60_000);
 });
 
 /** Upkeep without compaction: a full-text build beside writes, to its end. */

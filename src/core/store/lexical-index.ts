@@ -15,10 +15,11 @@ import {
   type LexCandidate,
   type LexicalBound,
   type LexicalPart,
+  type ScoredRead,
 } from './lexical-queries.js';
 import { appendOnly, endAddress } from './table-history.js';
 
-export type { LexCandidate, LexicalBound, LexicalPart } from './lexical-queries.js';
+export type { LexCandidate, LexicalBound, LexicalPart, ScoredRead } from './lexical-queries.js';
 
 /**
  * Full-text ranking that is right after every write, whatever state LanceDB's index is in.
@@ -316,7 +317,7 @@ export class LexicalIndex {
     where?: string,
     rowColumns?: readonly string[],
     scoredDepth?: number,
-    lean = false,
+    read: ScoredRead = {},
   ): Promise<LexicalPart> {
     const stats = emptyStats();
     if (terms.length === 0) return { stats, candidates: [] };
@@ -325,7 +326,7 @@ export class LexicalIndex {
     // document frequencies; and as WAND's top rows are the exact top rows, `scoredDepth` of them suffice. Only for
     // a search of this table alone (`scoredDepth` given: several KBs add their statistics up).
     if (scoredDepth !== undefined && view.complete && view.exactStats)
-      return { stats, candidates: [], scored: await scoredPart(table, terms, scoredDepth, where, rowColumns, lean) };
+      return { stats, candidates: [], scored: await scoredPart(table, terms, scoredDepth, where, rowColumns, read) };
     const termSet = new Set(terms);
     const [delta, indexed] = await Promise.all([
       view.delta ? view.delta.part(termSet, where) : { docs: 0, tokens: 0, df: new Map<string, number>(), candidates: [] },

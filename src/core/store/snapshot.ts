@@ -1,7 +1,7 @@
 import type { Table } from '@lancedb/lancedb';
 import { annQuery, withAnnQuery, type AnnIndexKind, type FusionList } from './ann-params.js';
 import { isLeanRef, leanRef, plainRows, REF_COLUMNS, toRef, toStored, type ChunkRef, type Raw, type StoredChunk } from './chunk-rows.js';
-import { boundsRowsLeft, type LexicalIndex, type LexicalPart, type LexicalView } from './lexical-index.js';
+import { boundsRowsLeft, type LexicalIndex, type LexicalPart, type LexicalView, type ScoredRead } from './lexical-index.js';
 import { sqlString } from './sql.js';
 import { andWhere } from './staged-versions.js';
 
@@ -45,11 +45,19 @@ export class TableSnapshot {
 
   /**
    * What an exact BM25 ranking needs from this snapshot (see lexical-index.ts). `scoredDepth`: this table is
-   * searched alone, so LanceDB's ranking may be taken as it is where its scores are exact (that many rows).
+   * searched alone, so LanceDB's ranking may be taken as it is where its scores are exact (that many rows), read as
+   * `read` says (lexical-queries.ts scoredPart: lean, fused).
    */
-  lexicalPart(terms: string[], depth: number, where?: string, withRows = false, scoredDepth?: number, lean = false): Promise<LexicalPart> {
+  lexicalPart(
+    terms: string[],
+    depth: number,
+    where?: string,
+    withRows = false,
+    scoredDepth?: number,
+    read: ScoredRead = {},
+  ): Promise<LexicalPart> {
     const rowColumns = withRows ? this.hitColumns : undefined;
-    return this.lexical.part(this.handle, this.view, terms, depth, andWhere(where, this.hidden), rowColumns, scoredDepth, lean);
+    return this.lexical.part(this.handle, this.view, terms, depth, andWhere(where, this.hidden), rowColumns, scoredDepth, read);
   }
 
   /**
