@@ -3,17 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Core } from '../../core/core.js';
 import { buildFixtureModel } from '../../core/embed/fixture-model.js';
-import { search } from '../../core/search/search-service.js';
 import { ANN_MIN_ROWS } from '../../core/services/indexing.js';
-import { annPartitions, annQuery, withAnnQuery } from '../../core/store/ann-params.js';
-import { physicalChunkTable, plainChunkRow } from '../../core/store/chunk-rows.js';
+import { plainChunkRow } from '../../core/store/chunk-rows.js';
 import type { ChunkRow } from '../../core/store/chunk-table.js';
 import { analyzeForIndex } from '../../core/text/analyzer.js';
-import type { SearchMode } from '../../shared/contract/index.js';
 import { peakRssMb } from './rss-cap.js';
 import { agentPhase, type AgentJob, type AgentReport } from './scale-agent.js';
+import { queryPhase, type QueryJob } from './scale-queries.js';
 import { ChunkTextGenerator, ragDataCorpus, scifactCorpus, type TextCorpus } from './scale-text.js';
-import { percentile, round } from './stats.js';
+import { round } from './stats.js';
 
 /**
  * `ragdesk bench --only scale --scale N`: an N-chunk KB of realistic text (scale-text.ts) embedded with the real
@@ -39,14 +37,6 @@ const AGENT_WRITE_EVERY_MS = 30_000;
 
 /** The agent phase's job (scale-agent.ts), told apart from the query phase's by `agent`. */
 type AgentPhaseJob = AgentJob & { out: string; agent: true };
-
-interface QueryJob {
-  dataDir: string;
-  model: string;
-  queries: string[];
-  recallQueries: number;
-  out: string;
-}
 
 export interface ScaleReport {
   corpus: string;
@@ -144,6 +134,8 @@ export async function benchScale(
     model,
     queries: corpus.queries.slice(0, 220),
     recallQueries: 100,
+    kb: KB,
+    topK: TOP_K,
     out: path.join(workDir, 'scale-queries.json'),
   });
   let agent: AgentReport | undefined;
@@ -188,12 +180,12 @@ export async function benchScale(
       recall_queries: q.recall_count,
       exact_p50_ms: q.exact_p50,
       ann_query: q.ann_query,
+      // The KB's files the OS held in memory when the query phase began: its first searches read the rest from disk.
+      ...(q.page_cache ? { page_cache_at_start: q.page_cache } : {}),
     },
-    rows: [
-      row('fts', raw.fts!.p50),
-      row('vector', raw.vector!.p50),
-      row('hybrid', round(raw.fts!.p50 + raw.vector!.p50 + Number(q.embed_p50), 2)),
-    ],
+    // Each raw figure from the same loop as the core search it is set against, query by query (scale-queries.ts):
+    // hybrid's is both calls of a query one after the other, plus the query's embedding.
+    rows: [row('fts', raw.fts!.p50), row('vector', raw.vector!.p50), row('hybrid', round(raw.hybrid!.p50 + Number(q.embed_p50), 2))],
     peak_rss: {
       ingest_mb: ingestPeak,
       // The searches' peak (core and raw calls); the exact scans of the recall measurement come after it.
@@ -302,99 +294,4 @@ async function buildKb(
     await core.close();
   }
   return { corpus: corpus.name, model: modelName, chunks: n, dim, ingest, index, ingest_peak_mb: peakRssMb() };
-}
-
-/** The query phase (run in a fresh process): core search per mode, raw LanceDB calls, ANN recall, peak RSS. */
-async function queryPhase(job: QueryJob): Promise<void> {
-  const core = await Core.open({ dataDir: job.dataDir, allowDownload: false });
-  const out: Record<string, unknown> = { count: job.queries.length - 20 };
-  // Peak RSS after each step (MB): what the product's searches hold vs the bench's own raw and exact calls.
-  const trace: Record<string, number> = {};
-  out.rss_trace = trace;
-  try {
-    const ctx = core.ctx;
-    const kb = ctx.store.registry.get(KB);
-    const embedder = await ctx.models.getEmbedder(job.model, { allowDownload: false });
-    const table = (await ctx.store.chunks(KB))!;
-    // The raw calls go through the store's own connection: same process, same LanceDB caches (a second
-    // connection would hold a second copy of every index it reads, and count in the peak RSS).
-    const rawTable = await ctx.store.db.openTable(physicalChunkTable(kb));
-    const vectors = await embedder.embedQueries(job.queries);
-    trace.opened = peakRssMb();
-    const embedMs: number[] = [];
-    for (const q of job.queries.slice(0, 40)) {
-      const t = performance.now();
-      await embedder.embedQueries([q]);
-      embedMs.push(performance.now() - t);
-    }
-    out.embed_p50 = round(percentile(embedMs.slice(10), 50));
-    const latency: Record<string, { p50: number; p99: number; cpu_ms: number }> = {};
-    for (const mode of ['fts', 'vector', 'hybrid'] as SearchMode[]) {
-      const samples: number[] = [];
-      let cpu = 0;
-      for (const [i, query] of job.queries.entries()) {
-        const c = process.cpuUsage();
-        const t = performance.now();
-        await search(ctx, { query, kb_ids: [KB], mode, top_k: TOP_K, use_rerank: false });
-        if (i >= 20) {
-          samples.push(performance.now() - t); // the first 20: warm-up
-          cpu += cpuSeconds(c) * 1000;
-        }
-      }
-      latency[mode] = { p50: round(percentile(samples, 50)), p99: round(percentile(samples, 99)), cpu_ms: round(cpu / samples.length) };
-      trace[`after_${mode}`] = peakRssMb();
-    }
-    out.latency = latency;
-    const rawRows = await rawTable.countRows();
-    const p = annQuery(TOP_K, rawRows, undefined, table.vectorIndexKind);
-    const rawFts: number[] = [];
-    const rawVec: number[] = [];
-    for (const [i, query] of job.queries.entries()) {
-      const analyzed = analyzeForIndex(query);
-      let t = performance.now();
-      await rawTable
-        .query()
-        .fullTextSearch(analyzed, { columns: ['fts'] })
-        .select(['chunk_id', '_score'])
-        .limit(TOP_K)
-        .toArray();
-      if (i >= 20) rawFts.push(performance.now() - t);
-      t = performance.now();
-      let vq = rawTable
-        .vectorSearch(Array.from(vectors[i]!))
-        .column('vector')
-        .distanceType('cosine')
-        .select(['chunk_id', '_distance'])
-        .limit(TOP_K);
-      if (table.vectorIndexReady) vq = withAnnQuery(vq, p);
-      await vq.toArray();
-      if (i >= 20) rawVec.push(performance.now() - t);
-    }
-    trace.after_raw = peakRssMb();
-    out.raw = {
-      fts: { p50: round(percentile(rawFts, 50)), p99: round(percentile(rawFts, 99)) },
-      vector: { p50: round(percentile(rawVec, 50)), p99: round(percentile(rawVec, 99)) },
-    };
-    let recall = 0;
-    const exactMs: number[] = [];
-    const rq = vectors.slice(20, 20 + job.recallQueries);
-    for (const v of rq) {
-      const ann = await table.vectorRank(v, TOP_K);
-      const t = performance.now();
-      const exact = await table.vectorRank(v, TOP_K, undefined, { exact: true });
-      exactMs.push(performance.now() - t);
-      const truth = new Set(exact.map((r) => r.chunk_id));
-      recall += ann.filter((r) => truth.has(r.chunk_id)).length / Math.max(1, truth.size);
-    }
-    trace.after_recall = peakRssMb(); // exact search (the recall's ground truth) reads every vector
-    out.recall = round(recall / rq.length, 4);
-    out.recall_count = rq.length;
-    out.exact_p50 = round(percentile(exactMs, 50));
-    out.ann_query = { index: table.vectorIndexKind, partitions: annPartitions(rawRows), ...p };
-    rawTable.close();
-  } finally {
-    await core.close();
-  }
-  out.peak_rss_mb = peakRssMb();
-  fs.writeFileSync(job.out, JSON.stringify(out));
 }
