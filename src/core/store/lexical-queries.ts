@@ -123,7 +123,7 @@ export interface ScoredRead {
 }
 
 /** How many rows of a list (best first) come before the group tied with its last row. */
-export function untiedHead(rows: readonly Raw[]): number {
+function untiedHead(rows: readonly Raw[]): number {
   if (rows.length === 0) return 0;
   const last = Number(rows[rows.length - 1]!._score);
   let g = rows.length - 1;
