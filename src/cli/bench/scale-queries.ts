@@ -71,7 +71,7 @@ export async function queryPhase(job: QueryJob): Promise<void> {
     const latency: Record<string, { p50: number; p99: number; cpu_ms: number }> = {};
     const rawLatency: Record<string, { p50: number; p99: number }> = {};
     for (const mode of ['fts', 'vector', 'hybrid'] as SearchMode[]) {
-      const core: number[] = [];
+      const coreMs: number[] = [];
       const rawMs: number[] = [];
       let cpu = 0;
       for (const [i, query] of job.queries.entries()) {
@@ -80,7 +80,7 @@ export async function queryPhase(job: QueryJob): Promise<void> {
           const t = performance.now();
           await search(ctx, { query, kb_ids: [job.kb], mode, top_k: job.topK, use_rerank: false });
           if (i < WARMUP) return;
-          core.push(performance.now() - t);
+          coreMs.push(performance.now() - t);
           cpu += cpuMs(c);
         };
         // Hybrid's raw cost: both calls one after the other (and the query's embedding, added to the report's row).
@@ -99,7 +99,7 @@ export async function queryPhase(job: QueryJob): Promise<void> {
           await coreCall();
         }
       }
-      latency[mode] = { p50: round(percentile(core, 50)), p99: round(percentile(core, 99)), cpu_ms: round(cpu / core.length) };
+      latency[mode] = { p50: round(percentile(coreMs, 50)), p99: round(percentile(coreMs, 99)), cpu_ms: round(cpu / coreMs.length) };
       rawLatency[mode] = { p50: round(percentile(rawMs, 50)), p99: round(percentile(rawMs, 99)) };
       trace[`after_${mode}`] = peakRssMb();
     }
