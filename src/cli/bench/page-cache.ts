@@ -8,7 +8,9 @@ import path from 'node:path';
  * docs/benchmarks.md). Undefined where `fincore` is missing or fails (a bench figure, not a product one).
  */
 export function pageCacheMb(dir: string): { resident_mb: number; total_mb: number } | undefined {
-  const files = listFiles(dir);
+  const files = filesUnder(dir)
+    .filter((f) => f.bytes > 0)
+    .map((f) => f.path);
   if (files.length === 0) return { resident_mb: 0, total_mb: 0 };
   let resident = 0;
   let total = 0;
@@ -33,13 +35,14 @@ export function pageCacheMb(dir: string): { resident_mb: number; total_mb: numbe
   return { resident_mb: Math.round(resident / 1e6), total_mb: Math.round(total / 1e6) };
 }
 
-function listFiles(dir: string): string[] {
+/** Every file in a directory tree, with its size; none for a directory that is not there. */
+export function filesUnder(dir: string): Array<{ path: string; bytes: number }> {
   if (!fs.existsSync(dir)) return [];
-  const out: string[] = [];
+  const out: Array<{ path: string; bytes: number }> = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...listFiles(p));
-    else if (e.isFile() && fs.statSync(p).size > 0) out.push(p);
+    if (e.isDirectory()) out.push(...filesUnder(p));
+    else if (e.isFile()) out.push({ path: p, bytes: fs.statSync(p).size });
   }
   return out;
 }

@@ -7,6 +7,7 @@ import { ANN_MIN_ROWS } from '../../core/services/indexing.js';
 import { plainChunkRow } from '../../core/store/chunk-rows.js';
 import type { ChunkRow } from '../../core/store/chunk-table.js';
 import { analyzeForIndex } from '../../core/text/analyzer.js';
+import { filesUnder } from './page-cache.js';
 import { peakRssMb } from './rss-cap.js';
 import { agentPhase, type AgentJob, type AgentReport } from './scale-agent.js';
 import { queryPhase, type QueryJob } from './scale-queries.js';
@@ -51,15 +52,6 @@ export interface ScaleReport {
   peak_rss: { ingest_mb: number; queries_mb: number; target_queries_mb: number; query_phase_trace: Record<string, number> };
   /** `--agent-seconds`: an agent's single writes while searches go on (scale-agent.ts). */
   agent?: AgentReport;
-}
-
-function dirBytes(dir: string): number {
-  let total = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    total += e.isDirectory() ? dirBytes(p) : e.isFile() ? fs.statSync(p).size : 0;
-  }
-  return total;
 }
 
 const cpuSeconds = (since: NodeJS.CpuUsage) => {
@@ -127,7 +119,7 @@ export async function benchScale(
   if (keep && !reuse) fs.writeFileSync(builtFile, JSON.stringify(kb));
   const { dim, ingest, index } = kb;
   const ingestPeak = kb.ingest_peak_mb;
-  const diskMb = round(dirBytes(dataDir) / 1e6, 0);
+  const diskMb = round(filesUnder(dataDir).reduce((n, f) => n + f.bytes, 0) / 1e6, 0);
   log('  scale: query phase in a fresh process…');
   const q = await runQueryPhase({
     dataDir,
