@@ -265,10 +265,7 @@ describe('ties at the end of the rows a search reads', () => {
 
   // Rows of ten tokens, `tf` of them 'lighthouse': scores grow with tf, and rows of one tf tie.
   const graded = (tfs: number[]) =>
-    tfs.map((tf, i) => {
-      const text = [...Array<string>(tf).fill('lighthouse'), ...Array<string>(10 - tf).fill('keeper')].join(' ');
-      return plainChunkRow({ chunk_id: `g#${String(i).padStart(2, '0')}`, doc_id: 'g', chunk_index: i, text, fts: text });
-    });
+    tfs.map((tf, i) => textRow('g', i, [...Array<string>(tf).fill('lighthouse'), ...Array<string>(10 - tf).fill('keeper')].join(' ')));
 
   it('a fused list leaves out the group tied at its end when half of it stays, instead of reading deeper', async () => {
     const { table } = await setUp();
