@@ -288,6 +288,7 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
     let rebuildFts = false;
     if (!table.ftsIndexReady) {
       compacted = compactFirst(table, rows) && (await table.fragments()) > 1;
+      // No full-text index yet: nothing is left to build beside writes.
       if (compacted) await compact(s, table);
       const vectorRows = buildTogether(table, rows) ? await annRowsDue(table, rows) : undefined;
       await table.buildIndexes({ fts: true, ...(vectorRows !== undefined ? { vectorRows } : {}) });
@@ -299,10 +300,9 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
           uncompactedRuns: s.uncompactedRuns,
           unindexedVectors: await table.unindexedVectors(),
         });
-      // Compaction rewrites the fragments under the lock; a run without one only builds the full-text index
-      // again, after the lock is let go (below), so that writes land meanwhile.
-      if (compacted) await compact(s, table);
-      rebuildFts = !compacted;
+      // Compaction rewrites fragments under the lock; the full-text index is built again after the lock is let
+      // go (below), so that writes land meanwhile, unless the compaction rewrote the whole table (it then builds it).
+      rebuildFts = compacted ? await compact(s, table) : true;
       s.uncompactedRuns = compacted ? 0 : s.uncompactedRuns + 1;
     }
     // Counted writes that left no fragment (another process compacted meanwhile) would bring a run after each write.
@@ -346,12 +346,16 @@ async function renewCaches(ctx: CoreContext, kbId: string, table: ChunkTable): P
   });
 }
 
-/** Compact the table under the KB's write lock, timing it for compactAfterWrites. */
-async function compact(s: Slot, table: ChunkTable): Promise<void> {
+/**
+ * Compact the table under the KB's write lock, timing it for compactAfterWrites; true when its full-text index is
+ * left to be built again beside writes (ChunkTable.optimize).
+ */
+async function compact(s: Slot, table: ChunkTable): Promise<boolean> {
   const t0 = performance.now();
-  await crashDuring('upkeep', table.optimize());
+  const ftsLeft = await crashDuring('upkeep', table.optimize(true));
   s.lastCompactMs = performance.now() - t0;
   s.writesSinceCompaction = 0;
+  return ftsLeft;
 }
 
 /** The vectors to build the ANN index over when the table needs one (none yet, or an outdated kind), else undefined. */

@@ -4,27 +4,14 @@ import type { MetadataFieldType } from '../../shared/contract/index.js';
 import { RagError } from '../../shared/errors.js';
 import { buildArrowTable } from './arrow-build.js';
 import { chunksSchema, metadataArrowType, metadataNullSql } from './arrow-schemas.js';
-import { ANN_INDEX, annIndexConfig } from './ann-params.js';
 import { indexLength } from './bm25.js';
-import {
-  HIT_COLUMN,
-  hitColumns,
-  PACK_HIT_SQL,
-  packHit,
-  plain,
-  plainRows,
-  toStored,
-  type ChunkRow,
-  type Raw,
-  type StoredChunk,
-} from './chunk-rows.js';
+import { HIT_COLUMN, hitColumns, packHit, plain, plainRows, toStored, type ChunkRow, type Raw, type StoredChunk } from './chunk-rows.js';
 import { metadataColumn } from './filters.js';
 import { ExactStatsMark } from './exact-stats-mark.js';
-import { ChunkTableBase, vectorIndexOf } from './chunk-table-base.js';
+import { vectorIndexOf } from './chunk-table-base.js';
+import { ChunkTableUpkeep } from './chunk-table-upkeep.js';
 import { sqlString } from './sql.js';
 import { eachRow } from './column-scan.js';
-import { pruneCutoff } from './prune-cutoff.js';
-import { buildFts } from './fts-index.js';
 import { connectionParts, type OwnConnection } from './lance-session.js';
 
 export { chunkTableName, physicalChunkTable, type ChunkRef, type ChunkRow, type StoredChunk } from './chunk-rows.js';
@@ -36,13 +23,10 @@ export { chunkTableName, physicalChunkTable, type ChunkRef, type ChunkRow, type 
 const FTS_LEN_SQL = "CAST(CASE WHEN fts = '' THEN 0 ELSE array_length(string_to_array(fts, ' ')) END AS INT)";
 
 /**
- * A KB's chunk table: writes, full-text and vector search with filters pushed into the query, index upkeep. Its
- * state, commit order and snapshots: chunk-table-base.ts.
+ * A KB's chunk table: writes, full-text and vector search with filters pushed into the query. Its index upkeep:
+ * chunk-table-upkeep.ts; its state, commit order and snapshots: chunk-table-base.ts.
  */
-export class ChunkTable extends ChunkTableBase {
-  /** How long the last optimize() took (prune-cutoff.ts). */
-  private lastCompactionMs = 0;
-
+export class ChunkTable extends ChunkTableUpkeep {
   /** Add the vector column once the model's dimension is known (rows get NULL vectors until backfilled). */
   async addVectorColumn(dim: number): Promise<void> {
     if (this.vectorDim > 0) return;
@@ -107,22 +91,6 @@ export class ChunkTable extends ChunkTableBase {
     );
     ct.vectorIndex = vectorIndexOf(indices);
     return ct;
-  }
-
-  /**
-   * Add the packed hit column to a table written before it existed, computed from the separate columns by LanceDB
-   * (chunk-rows.ts PACK_HIT_SQL): one commit, rows and row ids as they were, so readers and the full-text index are
-   * untouched; snapshots of later versions read hits from it. Run by upkeep under the KB's write lock; searches
-   * meanwhile read the snapshot from before it (the rewrite of every row takes seconds on a large table).
-   */
-  async packHits(): Promise<void> {
-    if (this.packed) return;
-    await this.upkeep(() =>
-      this.commit(async () => {
-        await this.table.addColumns([{ name: HIT_COLUMN, valueSql: PACK_HIT_SQL }]);
-        this.schema = await this.table.schema();
-      }),
-    );
   }
 
   /** Add a typed column for each metadata field the table does not have yet. */
@@ -273,96 +241,6 @@ export class ChunkTable extends ChunkTableBase {
       // Updated rows are rewritten into new fragments: they leave the index until upkeep.
       this.lexical.removed(gone);
     });
-  }
-
-  /**
-   * Load every index of the table into LanceDB's index cache (the connection's), so that the first searches do
-   * not read them piece by piece (services/warm-up.ts). Returns the indexes loaded.
-   */
-  async prewarmIndexes(): Promise<string[]> {
-    const names = (await this.table.listIndices()).map((i) => i.name);
-    for (const name of names) await this.table.prewarmIndex(name);
-    return names;
-  }
-
-  async ensureFtsIndex(): Promise<void> {
-    await this.buildIndexes({ fts: true });
-  }
-
-  /**
-   * Build the ANN index (IVF partitions, RaBitQ codes of each vector; cosine), replacing any older one. Worth it
-   * only past the size where exact search misses the latency target; the caller decides (see ANN_MIN_ROWS in
-   * indexing.ts). Parameters and measurements: ann-params.ts.
-   */
-  async buildVectorIndex(rows: number): Promise<void> {
-    await this.buildIndexes({ vectorRows: rows });
-  }
-
-  /**
-   * The full-text index (`fts`: unless it covers the table already) and the ANN index over `vectorRows` vectors,
-   * built at once when both are asked for: LanceDB builds the full-text index on one core (lance-runtime.ts), so
-   * the ANN build takes the other meanwhile. Two LanceDB commits, each whole: a crash between them leaves one
-   * index, which upkeep completes. When one build fails the other still finishes (and counts) before the error.
-   * Searches meanwhile read the snapshot from before (no write can land: the builds hold the commit order), so
-   * they do not wait for the builds (a search during the first builds of 40k rows waited ~1.4 s).
-   */
-  async buildIndexes(want: { fts?: boolean; vectorRows?: number }): Promise<void> {
-    const fts = want.fts === true && !this.lexical.indexed;
-    const rows = want.vectorRows;
-    if (!fts && rows === undefined) return;
-    await this.upkeep(() =>
-      this.commit(async () => {
-        const [textBuild, vectorBuild] = await Promise.allSettled([
-          fts ? buildFts(this.table) : undefined,
-          rows === undefined ? undefined : this.table.createIndex('vector', { config: annIndexConfig(rows), replace: true }),
-        ]);
-        if (fts && textBuild.status === 'fulfilled') await this.lexical.reindexed(this.table);
-        if (rows !== undefined && vectorBuild.status === 'fulfilled') this.vectorIndex = ANN_INDEX;
-        for (const build of [textBuild, vectorBuild]) if (build.status === 'rejected') throw build.reason;
-      }),
-    );
-  }
-
-  /**
-   * Compact the fragments, fold new rows into the vector index and drop deleted rows from it, and prune old versions
-   * (one optimize()), then build the full-text index again from the rows: afterwards it covers every row and its
-   * statistics are exact. O(table), under the write lock: upkeep runs it when it compacts (services/indexing.ts
-   * compactionDue); a run without compaction builds beside writes instead (rebuildFtsBeside).
-   */
-  async optimize(): Promise<void> {
-    // Searches meanwhile read the last version before upkeep (`before`).
-    await this.upkeep(async (before) => {
-      // Compaction, index upkeep and pruning in one call: versions older than every open snapshot go, with the
-      // cutoff set back for the time compaction takes (prune-cutoff.ts: a second call compacted the table again).
-      const oldest = Math.min(before.version, ...this.retired.map((s) => s.version));
-      const stamp = (await this.table.listVersions()).find((v) => v.version === oldest)?.timestamp;
-      const t0 = performance.now();
-      await this.table.optimize({ cleanupOlderThan: pruneCutoff(stamp?.getTime(), this.lastCompactionMs) });
-      this.lastCompactionMs = performance.now() - t0;
-      // The full-text index is then built again from the live rows. What optimize() folded in is not used:
-      // - LanceDB 0.31's folded index loses rows from limited queries: after appended rows were folded in, a top-25
-      //   query left out every appended row in 4 of 6 builds (all 40 queries alike), while a top-1000 query and a
-      //   fresh build had them (lexical-index.test.ts);
-      // - its statistics keep rows removed since the build, which a fresh build counts no more (exact BM25).
-      if (this.lexical.indexed)
-        await this.commit(async () => {
-          await buildFts(this.table);
-          await this.lexical.reindexed(this.table);
-        });
-    });
-  }
-
-  /** Rows with a vector that the ANN index does not cover yet (searched exactly, each query), 0 without one. */
-  async unindexedVectors(): Promise<number> {
-    if (!this.vectorIndex) return 0;
-    // LanceDB names an index after its column: buildIndexes makes 'vector_idx' (as buildFts makes 'fts_idx').
-    return (await this.table.indexStats('vector_idx'))?.numUnindexedRows ?? 0;
-  }
-
-  async unindexedRows(): Promise<number> {
-    if (!this.lexical.indexed) return await this.table.countRows();
-    const stats = await this.table.indexStats('fts_idx');
-    return stats?.numUnindexedRows ?? 0;
   }
 
   /** Every chunk_id in the table, read batch by batch (a model change compares the old and the new table by these). */

@@ -65,9 +65,9 @@ export interface LexicalView {
   exactStats: boolean;
   /**
    * The index at the pinned version holds no row at or above the watermark, so that a query of the index alone
-   * (`fastSearch`) needs no row filter to keep to the indexed part: no build beside writes is under way. One that is
-   * may commit an index over rows above the watermark before the state follows it (rebuildFtsBeside), and a write in
-   * between puts that index in the versions searches pin.
+   * (`fastSearch`) needs no row filter to keep to the indexed part: no build beside writes is under way (one may
+   * commit an index over rows above the watermark before the state follows it, rebuildFtsBeside, and a write in
+   * between puts that index in the versions searches pin), nor did a compaction fold such rows in (foldedIn).
    */
   indexBelowOnly: boolean;
   /** The rows at or above the watermark of the pinned version, read once for every search of it (none: complete). */
@@ -108,6 +108,8 @@ export class LexicalIndex {
   private readonly changes = { appends: 0, removals: 0, resets: 0 };
   /** A build of the index that writes land beside (beginRebuild): its watermark, and the changes counted when it read the table. */
   private rebuild: { watermark: bigint; appends: number; removals: number; resets: number } | undefined;
+  /** See foldedIn. */
+  private foldedAbove = false;
 
   constructor(
     private hasIndex: boolean,
@@ -157,6 +159,11 @@ export class LexicalIndex {
     for (const [term, e] of this.df) if (e.epoch === from) this.df.set(term, { epoch: this.epoch, n: e.n - (gone.df.get(term) ?? 0) });
   }
 
+  /** optimize() folded rows at or above the watermark into the index: a query of it keeps below until it is rebuilt. */
+  foldedIn(): void {
+    this.foldedAbove = true;
+  }
+
   /**
    * After the index was built from the table's rows (nothing written meanwhile: the KB's write lock is held):
    * every row present is indexed, so the watermark moves past the last fragment, and as a build counts the live
@@ -172,6 +179,7 @@ export class LexicalIndex {
     }
     this.exactStats = true;
     this.known = true;
+    this.foldedAbove = false;
     this.mark.set(await table.version());
   }
 
@@ -201,6 +209,7 @@ export class LexicalIndex {
     this.epoch++;
     this.known = true;
     this.watermark = r.watermark;
+    this.foldedAbove = false;
     this.exactStats = exact;
     this.dirty = !exact || this.changes.appends !== r.appends;
     if (exact) this.mark.set(await table.version());
@@ -251,7 +260,7 @@ export class LexicalIndex {
       epoch: this.epoch,
       complete,
       exactStats: this.exactStats && this.watermark > 0n && this.rebuild === undefined,
-      indexBelowOnly: this.rebuild === undefined,
+      indexBelowOnly: this.rebuild === undefined && !this.foldedAbove,
       ...(complete ? {} : { delta: new DeltaRows(pinned, this.watermark) }),
     };
   }

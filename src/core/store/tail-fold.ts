@@ -1,0 +1,81 @@
+import type { Table } from '@lancedb/lancedb';
+
+/*
+ * Compaction that leaves a large table's base fragment as it is (ChunkTable.optimize).
+ *
+ * LanceDB 0.31's optimize() compacts each run of neighbouring fragments that hold fewer rows than Lance's target
+ * (1,048,576) and that the same indexes cover, and its Node binding takes no options. After one compaction the
+ * fragment it wrote from the single writes gets folded into the indexes, so it is covered as the base fragment is,
+ * and the next compaction rewrites both: every compaction of a table under ~1.05M rows rewrote all of it (1M chunks:
+ * 26-33 s under the KB's write lock; a 217k-chunk KB 13-14 s). Measured with LanceDB alone, docs/benchmarks.md.
+ *
+ * Instead, ragdesk writes the rows outside the base fragment back in place of themselves (one merge-insert commit
+ * keyed on chunk_id: the fragments it empties are dropped, the rows land in one new fragment that no index covers
+ * yet). The compaction after it then finds the base and that fragment in bins of their own, rewrites neither, and
+ * folds the new rows into the indexes: the 1M table's compaction went from 26.5 to 4.6 s, plus 0.2 s for the fold.
+ */
+
+/** Rows outside the base fragment at most that are folded this way (read whole, vectors too: ~50 MB with potion). */
+export const FOLD_MAX_ROWS = 20_000;
+
+const start = (fragment: number): bigint => BigInt(fragment) << 32n;
+
+/** The rows outside fragment `base`, as a filter on row addresses (`_rowaddr`: fragment id << 32 | offset). */
+export function outside(base: number): string {
+  return `_rowaddr < ${start(base)} OR _rowaddr >= ${start(base + 1)}`;
+}
+
+async function rowsIn(table: Table, fragment: number): Promise<number> {
+  return table.countRows(`_rowaddr >= ${start(fragment)} AND _rowaddr < ${start(fragment + 1)}`);
+}
+
+/**
+ * The id of the fragment holding more than half of the table's `rows`, if one does; `hint`, the one found before,
+ * is checked first (a fold leaves the base where it is). Otherwise a binary search over fragment ids of the rows at
+ * or above each (a count each: ~25 ms at 1M rows).
+ */
+export async function baseFragment(table: Table, rows: number, hint?: number): Promise<number | undefined> {
+  if (rows === 0) return undefined;
+  if (hint !== undefined && (await rowsIn(table, hint)) * 2 > rows) return hint;
+  const halfAtOrAbove = async (fragment: number) => (await table.countRows(`_rowaddr >= ${start(fragment)}`)) * 2 >= rows;
+  let hi = 1;
+  while (await halfAtOrAbove(hi)) hi *= 2;
+  // The last id with at least half the rows at or above it: the base, if there is one, is that fragment.
+  let lo = 0;
+  while (lo + 1 < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (await halfAtOrAbove(mid)) lo = mid;
+    else hi = mid;
+  }
+  return (await rowsIn(table, lo)) * 2 > rows ? lo : undefined;
+}
+
+/** Rows written back per merge-insert. */
+export interface Fold {
+  base: number;
+  /** The rows folded (outside `base`). */
+  where: string;
+  rows: number;
+}
+
+/**
+ * What a compaction of `table` (`rows` rows) folds: the rows outside its base fragment, when there is one and they
+ * are few enough (FOLD_MAX_ROWS); else undefined, and LanceDB compacts the table its own way.
+ */
+export async function foldPlan(table: Table, rows: number, hint?: number): Promise<Fold | undefined> {
+  const base = await baseFragment(table, rows, hint);
+  if (base === undefined) return undefined;
+  const where = outside(base);
+  const tail = await table.countRows(where);
+  return tail <= FOLD_MAX_ROWS ? { base, where, rows: tail } : undefined;
+}
+
+/**
+ * Write the rows of `fold` back in place of themselves, in one commit: readers see each row once before and after.
+ * The rows come back as read (staged ones included: their filter is by column); the fragments they leave are dropped.
+ */
+export async function rewriteRows(table: Table, fold: Fold): Promise<void> {
+  if (fold.rows === 0) return;
+  const rows = await table.query().where(fold.where).toArrow();
+  await table.mergeInsert('chunk_id').whenMatchedUpdateAll().execute(rows);
+}
