@@ -19,6 +19,7 @@ describe('agentPhase: an agent’s single writes while searches go on (bench --o
     expect(report.searches).toBeGreaterThan(0);
     expect(report.upkeep_runs).toBeGreaterThanOrEqual(1);
     expect(report.upkeep_ms).toHaveLength(report.upkeep_runs);
+    report.upkeep_locked_ms.forEach((locked, i) => expect(locked).toBeLessThanOrEqual(report.upkeep_ms[i]!));
     expect(report.peak_rss_mb).toBeGreaterThanOrEqual(report.rss_settled_mb);
     expect(report.write_max_ms).toBeGreaterThanOrEqual(report.write_p50_ms);
 

@@ -23,6 +23,8 @@ export interface AgentReport {
   write_max_ms: number;
   upkeep_runs: number;
   upkeep_ms: number[];
+  /** How long each run held the KB's write lock (what a write arriving meanwhile waits for). */
+  upkeep_locked_ms: number[];
   renewals: number;
   searches: number;
   /** Hybrid top_k 10, before the first write (the KB settled) and while the agent writes. */
@@ -114,6 +116,7 @@ export async function agentPhase(job: AgentJob): Promise<AgentReport> {
       write_max_ms: round(Math.max(...writeMs)),
       upkeep_runs: runs.length,
       upkeep_ms: runs.map((r) => Math.round(r.ms)),
+      upkeep_locked_ms: runs.map((r) => Math.round(r.lockedMs)),
       renewals: current === table ? current.renewals - renewalsBefore : current.renewals,
       searches: writing.length,
       settled_p50_ms: round(percentile(settled, 50)),

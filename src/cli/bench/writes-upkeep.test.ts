@@ -24,6 +24,7 @@ describe('benchAgentBesideUpkeep', () => {
       // Upkeep took the phase's notes in (flushed before the figures): at least one run was recorded.
       expect(p.upkeep_runs_ms.length).toBeGreaterThan(0);
       expect(p.upkeep_runs_compacted).toBeLessThanOrEqual(p.upkeep_runs_ms.length);
+      p.upkeep_runs_locked_ms.forEach((locked, i) => expect(locked).toBeLessThanOrEqual(p.upkeep_runs_ms[i]!));
     }
     expect(r.documents_compaction_ms).toBeGreaterThanOrEqual(0);
     // The folder's files and the data dir are where the bench put them.

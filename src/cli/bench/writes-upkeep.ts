@@ -29,6 +29,8 @@ export interface AgentPhase {
   adds_over_1s: number;
   /** Upkeep runs of the phase, its flush at the end included. */
   upkeep_runs_ms: number[];
+  /** How long each of those held the KB's write lock (a full-text build beside writes does not). */
+  upkeep_runs_locked_ms: number[];
   /** How many of those runs compacted the table (the others only built the full-text index again). */
   upkeep_runs_compacted: number;
 }
@@ -84,6 +86,7 @@ export async function benchAgentBesideUpkeep(root: string, work: string, mb: num
         },
         adds_over_1s: times.filter((t) => t > 1000).length,
         upkeep_runs_ms: upkeeps.map((r) => round(r.ms, 0)),
+        upkeep_runs_locked_ms: upkeeps.map((r) => round(r.lockedMs, 0)),
         upkeep_runs_compacted: upkeeps.filter((r) => r.compacted).length,
       });
     }

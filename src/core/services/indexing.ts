@@ -74,11 +74,12 @@ interface Slot {
 }
 
 const pending = new WeakMap<CoreContext, Map<string, Slot>>();
-/** One upkeep run: the KB, its rows, how long it took, and whether it compacted the table. */
+/** One upkeep run: the KB, its rows, how long it took (of it under the KB's write lock), whether it compacted the table. */
 export interface UpkeepRun {
   kb_id: string;
   rows: number;
   ms: number;
+  lockedMs: number;
   compacted: boolean;
 }
 const history = new WeakMap<CoreContext, UpkeepRun[]>();
@@ -314,8 +315,9 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
     const vectorRows = await annRowsDue(table, rows);
     if (vectorRows !== undefined) await table.buildVectorIndex(vectorRows);
     if (rebuildFts) beside = (await table.rebuildFtsBeside()).done;
-    if (work || outdated) run = { kb_id: kbId, rows, ms: 0, compacted };
+    if (work || outdated) run = { kb_id: kbId, rows, ms: 0, lockedMs: 0, compacted };
   });
+  if (run) run.lockedMs = performance.now() - t0;
   // A build that failed (a rollback's restore came in between: LanceDB refuses the index commit) is tried again.
   if (beside)
     await crashDuring('upkeep', beside).catch((err: unknown) => {
