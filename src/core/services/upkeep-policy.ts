@@ -73,11 +73,12 @@ export const MAX_UNCOMPACTED_RUNS = 2;
 export const MAX_UNINDEXED_VECTORS = 5_000;
 
 /**
- * Whether upkeep compacts the table (LanceDB's optimize(): every fragment under 1M rows rewritten as one, new rows
- * folded into the vector index, old versions pruned); otherwise it only builds the full-text index again. A single
- * write appends one small fragment, and compaction rewrites the whole table for it: on a KB of 217k chunks (100 MB
- * of Markdown, 185 MB of rows) an upkeep after a few notes took 11 s with it, the full-text build alone ~5 s, and a
- * search over 200 small fragments cost ~1.5x one over a compacted table (32: no difference measured).
+ * Whether upkeep compacts the table (ChunkTable.optimize: the rows outside a base fragment folded into one, else
+ * LanceDB's every fragment under 1M rows rewritten as one; new rows folded into the vector index, old versions
+ * pruned); otherwise it only builds the full-text index again. A single write appends one small fragment, and
+ * LanceDB's compaction alone rewrote the whole table for it: on a KB of 217k chunks (100 MB of Markdown, 185 MB of
+ * rows) an upkeep after a few notes took 11 s with it, the full-text build alone ~5 s, and a search over 200 small
+ * fragments cost ~1.5x one over a compacted table (32: no difference measured).
  */
 export function compactionDue(t: { fragments: number; uncompactedRuns: number; unindexedVectors: number }): boolean {
   return t.fragments > COMPACT_AT_FRAGMENTS || t.uncompactedRuns >= MAX_UNCOMPACTED_RUNS || t.unindexedVectors > MAX_UNINDEXED_VECTORS;

@@ -3,7 +3,7 @@ import { ChunkTableBase } from './chunk-table-base.js';
 import { HIT_COLUMN, PACK_HIT_SQL } from './chunk-rows.js';
 import { buildFts } from './fts-index.js';
 import { pruneCutoff } from './prune-cutoff.js';
-import { foldPlan, rewriteRows } from './tail-fold.js';
+import { foldPlan, foldRows, rewriteRows } from './tail-fold.js';
 
 /**
  * A chunk table's index upkeep: the full-text and ANN builds, compaction with pruning, the packed hit column of old
@@ -126,12 +126,13 @@ export abstract class ChunkTableUpkeep extends ChunkTableBase {
       const plan = await foldPlan(this.table, await this.table.countRows(), this.baseHint);
       this.baseHint = plan?.base;
       if (!plan) return false;
-      if (plan.rows > 0) {
-        const gone = await this.lexical.removing(this.table, plan.where);
-        await rewriteRows(this.table, plan);
-        this.lexical.removed(gone);
-        this.lexical.appended();
-      }
+      if (plan.rows === 0) return true;
+      const rows = await foldRows(this.table, plan);
+      if (!rows) return false;
+      const gone = await this.lexical.removing(this.table, plan.where);
+      await rewriteRows(this.table, rows);
+      this.lexical.removed(gone);
+      this.lexical.appended();
       return true;
     });
   }

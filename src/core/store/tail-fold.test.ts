@@ -111,3 +111,21 @@ describe('ChunkTable.optimize with a base fragment', () => {
     table.closeSnapshots();
   }, 60_000);
 });
+
+describe('a fold refused', () => {
+  it('leaves rows outside the base that share a chunk id to LanceDB’s compaction, every row kept', async () => {
+    const db = await connect(tableDir());
+    const table = await ChunkTable.create(db, 'chunks__t', 0);
+    await table.add(notes(0, 60));
+    await table.ensureFtsIndex();
+    await table.add(notes(100, 1));
+    await table.add(notes(100, 1));
+    await table.add(notes(101, 1));
+    expect(await table.optimize(true)).toBe(false);
+    const raw = await db.openTable('chunks__t');
+    expect(await raw.countRows()).toBe(63);
+    const part = await (await table.snapshot()).lexicalPart(['fjord'], 1000);
+    expect(part.candidates).toHaveLength(63);
+    table.closeSnapshots();
+  });
+});
