@@ -24,14 +24,24 @@ export async function appendOnly(table: Table): Promise<boolean> {
     if (!Number.isInteger(f) || deleted !== 0 || f < fragments) return false;
     fragments = f;
   }
-  return (await endAddress(table)) === BigInt(fragments) << 32n;
+  return (await endAddress(table)) === fragmentAddress(fragments);
 }
 
 /** One past the highest fragment id holding rows, as an address: `(max fragment + 1) << 32`. */
 export async function endAddress(table: Table): Promise<bigint> {
   if ((await table.countRows()) === 0) return 0n;
-  const atOrAbove = async (f: number) => (await table.countRows(`_rowaddr >= ${BigInt(f) << 32n}`)) > 0;
-  return BigInt((await lastFragmentWhere(atOrAbove)) + 1) << 32n;
+  const atOrAbove = async (f: number) => (await rowsAtOrAbove(table, f)) > 0;
+  return fragmentAddress((await lastFragmentWhere(atOrAbove)) + 1);
+}
+
+/** The address of a fragment's first row (`_rowaddr`: fragment id << 32 | offset). */
+export function fragmentAddress(fragment: number): bigint {
+  return BigInt(fragment) << 32n;
+}
+
+/** The rows at or above the first address of `fragment` (fragment ids only grow: the rows of it and later ones). */
+export async function rowsAtOrAbove(table: Table, fragment: number): Promise<number> {
+  return table.countRows(`_rowaddr >= ${fragmentAddress(fragment)}`);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Table } from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';
-import { lastFragmentWhere } from './table-history.js';
+import { fragmentAddress, lastFragmentWhere, rowsAtOrAbove } from './table-history.js';
 
 /*
  * Compaction that leaves a large table's base fragment as it is (ChunkTable.optimize).
@@ -24,15 +24,13 @@ import { lastFragmentWhere } from './table-history.js';
  */
 export const FOLD_MAX_ROWS = 10_000;
 
-const start = (fragment: number): bigint => BigInt(fragment) << 32n;
-
 /** The rows outside fragment `base`, as a filter on row addresses (`_rowaddr`: fragment id << 32 | offset). */
 export function outside(base: number): string {
-  return `_rowaddr < ${start(base)} OR _rowaddr >= ${start(base + 1)}`;
+  return `_rowaddr < ${fragmentAddress(base)} OR _rowaddr >= ${fragmentAddress(base + 1)}`;
 }
 
 async function rowsIn(table: Table, fragment: number): Promise<number> {
-  return table.countRows(`_rowaddr >= ${start(fragment)} AND _rowaddr < ${start(fragment + 1)}`);
+  return table.countRows(`_rowaddr >= ${fragmentAddress(fragment)} AND _rowaddr < ${fragmentAddress(fragment + 1)}`);
 }
 
 /**
@@ -43,7 +41,7 @@ async function rowsIn(table: Table, fragment: number): Promise<number> {
 export async function baseFragment(table: Table, rows: number, hint?: number): Promise<number | undefined> {
   if (rows === 0) return undefined;
   if (hint !== undefined && (await rowsIn(table, hint)) * 2 > rows) return hint;
-  const halfAtOrAbove = async (fragment: number) => (await table.countRows(`_rowaddr >= ${start(fragment)}`)) * 2 >= rows;
+  const halfAtOrAbove = async (fragment: number) => (await rowsAtOrAbove(table, fragment)) * 2 >= rows;
   // The last id with at least half the rows at or above it: the base, if there is one, is that fragment.
   const lo = await lastFragmentWhere(halfAtOrAbove);
   return (await rowsIn(table, lo)) * 2 > rows ? lo : undefined;
@@ -52,8 +50,9 @@ export async function baseFragment(table: Table, rows: number, hint?: number): P
 /** What a compaction folds: the rows outside fragment `base`. */
 export interface Fold {
   base: number;
-  /** The rows folded (outside `base`). */
+  /** The filter that selects them (outside). */
   where: string;
+  /** How many there are. */
   rows: number;
 }
 
