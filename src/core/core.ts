@@ -189,6 +189,7 @@ export class Core {
     }
     await flushIndexing(this.ctx);
     await this.ctx.store.writes.idle();
+    await this.ctx.store.pruneSettled();
     this.ctx.store.close();
     this.releaseTrim();
     this.lock?.release();

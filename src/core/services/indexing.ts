@@ -1,3 +1,4 @@
+import { isFullTextOnly } from '../../shared/contract/index.js';
 import type { ChunkTable } from '../store/chunk-table.js';
 import { crashDuring } from '../store/crash-point.js';
 import { MAX_KEPT_DELTA_ROWS } from '../store/delta-rows.js';
@@ -288,7 +289,7 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
     let compacted = false;
     let rebuildFts = false;
     if (!table.ftsIndexReady) {
-      compacted = compactFirst(table, rows) && (await table.fragments()) > 1;
+      compacted = compactFirst(table, rows, hasVectors(ctx, kbId)) && (await table.fragments()) > 1;
       // No full-text index yet: nothing is left to build beside writes.
       if (compacted) await compact(s, table);
       const vectorRows = buildTogether(table, rows) ? await annRowsDue(table, rows) : undefined;
@@ -358,6 +359,12 @@ async function compact(s: Slot, table: ChunkTable): Promise<boolean> {
   s.lastCompactMs = performance.now() - t0;
   s.writesSinceCompaction = 0;
   return ftsLeft;
+}
+
+/** Whether the KB has an embedding model (a KB gone meanwhile counts as one: its table is left as the bounds say). */
+function hasVectors(ctx: CoreContext, kbId: string): boolean {
+  const kb = ctx.store.registry.find(kbId);
+  return !kb || !isFullTextOnly(kb.embedding_model);
 }
 
 /** The vectors to build the ANN index over when the table needs one (none yet, or an outdated kind), else undefined. */

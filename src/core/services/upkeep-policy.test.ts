@@ -3,7 +3,9 @@ import {
   BUILD_TOGETHER_MAX_BYTES,
   buildTogether,
   COMPACT_AT_FRAGMENTS,
+  COMPACT_FIRST_MAX_BYTES,
   compactAfterWrites,
+  compactFirst,
   compactionDue,
   MAX_UNCOMPACTED_RUNS,
   MAX_UNINDEXED_VECTORS,
@@ -41,5 +43,23 @@ describe('buildTogether: the first full-text and ANN indexes at once only for a 
     expect(buildTogether({ dim: 384 }, Math.floor(BUILD_TOGETHER_MAX_BYTES / (384 * 4)) + 1)).toBe(false);
     expect(buildTogether({ dim: 16 }, rows128)).toBe(true);
     expect(buildTogether({ dim: 16 }, rows128 + 1)).toBe(false);
+  });
+});
+
+describe('compactFirst: rows written before any index are compacted first unless the ANN build would hold them all', () => {
+  it('a KB with a model: while its vectors (128 dimensions at least) are under the bound and no ANN index exists', () => {
+    const rows128 = COMPACT_FIRST_MAX_BYTES / (128 * 4);
+    const table = { dim: 128, vectorIndexReady: false };
+    expect(compactFirst(table, rows128, true)).toBe(true);
+    expect(compactFirst(table, rows128 + 1, true)).toBe(false);
+    // No vector column yet (the model had not loaded): counted at 128 dimensions all the same.
+    expect(compactFirst({ dim: 0, vectorIndexReady: false }, rows128 + 1, true)).toBe(false);
+    expect(compactFirst({ dim: 384, vectorIndexReady: false }, Math.floor(COMPACT_FIRST_MAX_BYTES / (384 * 4)) + 1, true)).toBe(false);
+    expect(compactFirst({ dim: 128, vectorIndexReady: true }, 10, true)).toBe(false);
+  });
+
+  it('a full-text only KB: at any size (no ANN build to hold its vectors)', () => {
+    expect(compactFirst({ dim: 0, vectorIndexReady: false }, 10, false)).toBe(true);
+    expect(compactFirst({ dim: 0, vectorIndexReady: false }, 10_000_000, false)).toBe(true);
   });
 });

@@ -34,6 +34,13 @@ export function compactAfterWrites(compactMs: number): number {
  * fold (54k chunks: 1.4 s against 0.27 s). But the ANN build then reads one fragment, and holds its whole vector
  * column: a 100 MB Markdown file (~340k chunks) peaked 50-70 MB higher compacted, 200 MB ~250-290 MB. So past
  * COMPACT_FIRST_MAX_BYTES of vectors the fragments stay as written (the next upkeep after a write compacts them).
+ * A full-text only KB has no vectors and no ANN build: its rows are always compacted first. Left as written, the
+ * first upkeep after a single write rewrote them all under the write lock (no base fragment for store/tail-fold.ts
+ * to keep): an agent's add after a 100 MB `ragdesk add` (217k chunks) waited 18-23 s for it, now ~5 s; the `add`
+ * took as long, its peak RSS +45 MB (200 MB of Markdown: 390 → 507-511 MB, the compaction's buffers). Past the
+ * bound with vectors, building the ANN index over the fragments as written and compacting after it (LanceDB carries
+ * the index over) was tried: the 200 MB file with potion peaked at 574-586 MB against 480-504, +15 s. Not kept:
+ * too near the 600 MB target; such a table is still compacted whole by its first upkeep after a write.
  */
 export const COMPACT_FIRST_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -42,7 +49,12 @@ function vectorBytes(table: Pick<ChunkTable, 'dim'>, rows: number): number {
   return rows * Math.max(table.dim, 128) * 4;
 }
 
-export function compactFirst(table: ChunkTable, rows: number): boolean {
+/**
+ * Whether upkeep compacts a table before its first indexes. `vectors`: whether the KB has an embedding model (its
+ * table may have no vector column yet, when its first rows were written before the model loaded).
+ */
+export function compactFirst(table: Pick<ChunkTable, 'dim' | 'vectorIndexReady'>, rows: number, vectors: boolean): boolean {
+  if (!vectors) return true;
   return !table.vectorIndexReady && vectorBytes(table, rows) <= COMPACT_FIRST_MAX_BYTES;
 }
 

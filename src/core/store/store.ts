@@ -309,6 +309,21 @@ export class Store {
     this.contents.removeKb(kbId);
   }
 
+  /**
+   * Prune the old versions of every settled chunk table (ChunkTable.pruneSettled), when nothing reads or writes them
+   * any more: the engine closing. A table that fails keeps its versions until its next compaction.
+   */
+  async pruneSettled(): Promise<number> {
+    let bytes = 0;
+    for (const [name, t] of this.tables) {
+      bytes += await t.pruneSettled().catch((err: unknown) => {
+        process.stderr.write(`ragdesk: pruning ${name} failed: ${String(err)}\n`);
+        return 0;
+      });
+    }
+    return bytes;
+  }
+
   close(): void {
     for (const t of this.tables.values()) t.close();
     this.tables.clear();
