@@ -175,8 +175,8 @@ function mbOf(p: string): number {
 /**
  * Flat memory (issue 10, target 3): generate a big Markdown file (200 MB × scale), a PDF (500 pages × scale) and a
  * folder of small files (50,000 × scale) and `ragdesk add` each (the built CLI, spawned) into a fresh data dir,
- * sampling the RSS of its process tree every 25 ms. With the fixture model (what CI has) and, when present, the
- * potion model. Reports peak RSS against the 600 MB target, MB/s and chunks.
+ * sampling the RSS of its process tree every 25 ms. Into a full-text only KB, with the fixture model (what CI has)
+ * and, when present, the potion model. Reports peak RSS against the 600 MB target, MB/s and chunks.
  */
 export async function benchMemory(
   root: string,
@@ -208,7 +208,9 @@ export async function benchMemory(
 
   const shared = process.env.RAGDESK_SHARED ?? path.resolve(root, '..', 'shared');
   const POTION = path.join(shared, 'models', 'potion-base-4M-int8');
+  // A full-text only KB too: no embedding, but its tables are compacted before their first index at any size.
   const models: Array<{ name: string; dir: string }> = [
+    { name: 'none (full-text only)', dir: 'none' },
     { name: 'fixture', dir: (await buildFixtureModel(path.join(work, 'memory-model'))).dir },
   ];
   if (opts.potion !== false && fs.existsSync(POTION)) models.push({ name: 'potion-base-4M', dir: POTION });

@@ -27,6 +27,9 @@ describe('benchAgentBesideUpkeep', () => {
       p.upkeep_runs_locked_ms.forEach((locked, i) => expect(locked).toBeLessThanOrEqual(p.upkeep_runs_ms[i]!));
     }
     expect(r.documents_compaction_ms).toBeGreaterThanOrEqual(0);
+    expect(r.bulk_add_s).toBeGreaterThan(0);
+    // A full-text KB's bulk rows are compacted before its first index: one fragment.
+    expect(r.fragments_after_bulk).toBe(1);
     // The folder's files and the data dir are where the bench put them.
     expect(fs.readdirSync(path.join(work, 'agent-folder'))).toHaveLength(2);
   }, 120_000);

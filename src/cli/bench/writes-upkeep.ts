@@ -37,6 +37,9 @@ export interface AgentPhase {
 
 export interface AgentBesideUpkeep {
   kb: string;
+  /** The spawned `ragdesk add` of the folder (its upkeep at the end included), and the fragments it left. */
+  bulk_add_s: number;
+  fragments_after_bulk: number;
   phases: AgentPhase[];
   /** The documents table compacted once more at the end, on its own (it holds the small texts only). */
   documents_compaction_ms: number;
@@ -60,6 +63,7 @@ export async function benchAgentBesideUpkeep(root: string, work: string, mb: num
   if (added.code !== 0) throw new Error(`ragdesk add failed: ${added.stderr}`);
   const core = await Core.open({ dataDir, allowDownload: false });
   try {
+    const fragments = await (await core.ctx.store.chunks('k'))!.fragments();
     const lines = sampleLines(root);
     const phases: AgentPhase[] = [];
     let n = 0;
@@ -94,6 +98,8 @@ export async function benchAgentBesideUpkeep(root: string, work: string, mb: num
     const compaction = await timeIt(() => core.ctx.store.docs.compactIfFragmented(true));
     return {
       kb: `${mb} MB of Markdown in ${files} files, ${chunks} chunks, full-text only`,
+      bulk_add_s: round(added.seconds, 1),
+      fragments_after_bulk: fragments,
       phases,
       documents_compaction_ms: round(compaction.ms, 0),
     };
