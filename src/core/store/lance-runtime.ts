@@ -30,4 +30,7 @@ export function configureLance(env: NodeJS.ProcessEnv = process.env, cores = os.
   // 32 → +205 MB, 14 parts. Searches cost with the parts: top-10 p50 3.7-4.3 ms with 1, 4 or 8 parts, 5.7 ms with
   // 14 (and 3× at 1M with partitions of 16). 128 keeps a 1M-chunk table to under ten parts.
   if (!env.LANCE_FTS_PARTITION_SIZE?.trim()) env.LANCE_FTS_PARTITION_SIZE = String(FTS_PARTITION_MIB);
+  // Upkeep asks the ANN index's statistics for its unindexed rows (ChunkTable.unindexedVectors); LanceDB 0.31 puts
+  // every IVF centroid in them unless told not to, and warns on stderr at each call that it will stop doing so.
+  if (!env.LANCE_INCLUDE_VECTOR_CENTROIDS?.trim()) env.LANCE_INCLUDE_VECTOR_CENTROIDS = 'false';
 }
