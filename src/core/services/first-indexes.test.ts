@@ -81,7 +81,7 @@ describe('a table’s first indexes: the rows written before them compacted firs
 });
 
 describe('closing the engine prunes a settled table’s old versions (ChunkTable.pruneSettled)', () => {
-  /** The versions LanceDB keeps of KB `k`'s chunk table in `dataDir`, read after the engine closed. */
+  /** The versions LanceDB keeps of KB `k`'s chunk table in `dataDir` (a connection of its own, reading only). */
   async function versionsOnDisk(dataDir: string): Promise<number> {
     const db = await lancedb.connect(path.join(dataDir, 'lance'));
     try {
@@ -96,8 +96,9 @@ describe('closing the engine prunes a settled table’s old versions (ChunkTable
     const { core, table } = await unindexedKb('none', 3, dataDir);
     await maintainIndexes(core.ctx, 'k');
     expect(await table.fragments()).toBe(1);
-    // Upkeep kept the versions a search may still read, and with them the fragments as written.
     expect(await table.count()).toBe(3_001);
+    // Upkeep kept the versions a search may still read, and with them the fragments as written.
+    expect(await versionsOnDisk(dataDir)).toBeGreaterThan(1);
     await core.close();
     expect(await versionsOnDisk(dataDir)).toBe(1);
     const again = await Core.open({ dataDir, allowDownload: false });
