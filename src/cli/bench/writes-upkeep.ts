@@ -63,7 +63,8 @@ export async function benchAgentBesideUpkeep(root: string, work: string, mb: num
   if (added.code !== 0) throw new Error(`ragdesk add failed: ${added.stderr}`);
   const core = await Core.open({ dataDir, allowDownload: false });
   try {
-    const fragments = await (await core.ctx.store.chunks('k'))!.fragments();
+    const table = (await core.ctx.store.chunks('k'))!;
+    const fragments = await table.fragments();
     const lines = sampleLines(root);
     const phases: AgentPhase[] = [];
     let n = 0;
@@ -94,7 +95,7 @@ export async function benchAgentBesideUpkeep(root: string, work: string, mb: num
         upkeep_runs_compacted: upkeeps.filter((r) => r.compacted).length,
       });
     }
-    const chunks = await (await core.ctx.store.chunks('k'))!.count();
+    const chunks = await table.count();
     const compaction = await timeIt(() => core.ctx.store.docs.compactIfFragmented(true));
     return {
       kb: `${mb} MB of Markdown in ${files} files, ${chunks} chunks, full-text only`,
