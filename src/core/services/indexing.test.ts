@@ -301,6 +301,38 @@ describe('upkeep that does not compact', () => {
   });
 });
 
+describe('an upkeep that comes while a build beside writes is under way', () => {
+  it('does nothing when that build covers every write: no second build, the statistics exact once the first ends', async () => {
+    const core = await openTestCore();
+    try {
+      const table = await twentyIndexedNotes(core);
+      await core.client.addDocument({ kb_id: 'k', doc_id: 'n1', content: note(101) });
+      const runs = upkeepRuns(core.ctx).length;
+      const first = maintainIndexes(core.ctx, 'k');
+      // A timer-started upkeep takes the lock after the first one let it go, while its build runs.
+      const second = maintainIndexes(core.ctx, 'k');
+      await core.ctx.store.writes.run('k', async () => expect(table.ftsRebuilding).toBe(true));
+      await first;
+      await second;
+      expect(upkeepRuns(core.ctx).length - runs).toBe(1);
+      expect(table.needsUpkeep).toBe(false);
+      const snap = await table.snapshot();
+      expect([snap.scoresExact, snap.lexicalBounded]).toEqual([true, true]);
+      // A write after the build read the table still brings a build of its own.
+      await core.client.addDocument({ kb_id: 'k', doc_id: 'n2', content: note(102) });
+      const third = maintainIndexes(core.ctx, 'k');
+      await core.ctx.store.writes.run('k', async () => expect(table.ftsRebuilding).toBe(true));
+      await core.client.addDocument({ kb_id: 'k', doc_id: 'n3', content: note(103) });
+      await Promise.all([third, maintainIndexes(core.ctx, 'k')]);
+      expect(upkeepRuns(core.ctx).length - runs).toBe(3);
+      expect(await table.unindexedRows()).toBe(0);
+      expect((await table.snapshot()).scoresExact).toBe(true);
+    } finally {
+      await core.close();
+    }
+  });
+});
+
 describe('upkeep renews a chunk table’s connection once its caches pass CoreOptions.renewCacheBytes', () => {
   it('after the run, with the indexes the run built; under the bound it keeps the connection', async () => {
     for (const [renewCacheBytes, renewed] of [

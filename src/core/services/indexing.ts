@@ -285,7 +285,7 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
     const rows = await table.count();
     if (rows === 0) return;
     t0 = performance.now();
-    const work = !table.ftsIndexReady || force || table.needsUpkeep;
+    const work = !table.ftsIndexReady || force || table.upkeepLeft;
     let compacted = false;
     let rebuildFts = false;
     if (!table.ftsIndexReady) {
@@ -294,7 +294,7 @@ export async function maintainIndexes(ctx: CoreContext, kbId: string, force = fa
       if (compacted) await compact(s, table);
       const vectorRows = buildTogether(table, rows) ? await annRowsDue(table, rows) : undefined;
       await table.buildIndexes({ fts: true, ...(vectorRows !== undefined ? { vectorRows } : {}) });
-    } else if (force || table.needsUpkeep) {
+    } else if (force || table.upkeepLeft) {
       compacted =
         force ||
         compactionDue({

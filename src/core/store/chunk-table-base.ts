@@ -317,6 +317,11 @@ export abstract class ChunkTableBase {
     return this.lexical.needsUpkeep;
   }
 
+  /** Rows were written or removed that neither the index nor a build of it under way covers (LexicalIndex.upkeepLeft). */
+  get upkeepLeft(): boolean {
+    return this.lexical.upkeepLeft;
+  }
+
   /** The table's current version (a write records it first, to roll back to). */
   async version(): Promise<number> {
     return this.table.version();

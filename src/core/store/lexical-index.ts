@@ -126,6 +126,18 @@ export class LexicalIndex {
     return this.dirty;
   }
 
+  /**
+   * Whether upkeep has work left that a build beside writes now under way (beginRebuild) will not do: rows were
+   * written or removed since it read the table. An upkeep that comes meanwhile (its timer fired during the build)
+   * took needsUpkeep for it, built the index again right after, and searches meanwhile lost LanceDB's statistics as
+   * exact, so a search over several KBs read to the fixed depth again (a CI run: the five best rows missing).
+   */
+  get upkeepLeft(): boolean {
+    const r = this.rebuild;
+    const covered = r && r.appends === this.changes.appends && r.removals === this.changes.removals && r.resets === this.changes.resets;
+    return this.dirty && !covered;
+  }
+
   /** Rows were appended (they land above the watermark: nothing cached changes). */
   appended(): void {
     this.dirty = true;
