@@ -255,6 +255,31 @@ describe('several KBs whose statistics disagree', () => {
     await timed;
   }, 120_000);
 
+  it('a search while one KB’s full-text index is built beside writes, nothing written since, is exact', async () => {
+    await core.client.addDocument({ kb_id: 'a', ...doc('beside', 'beta alpha') });
+    const table = (await core.ctx.store.chunks('a'))!;
+    let release!: () => void;
+    let begun!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const started = new Promise<void>((r) => (begun = r));
+    // Upkeep's build, held open after LanceDB's commit of the new index (the KB's write lock keeps the timer's out).
+    const building = core.ctx.store.writes.run('a', async () => {
+      const { done } = await table.rebuildFtsBeside(() => gate);
+      begun();
+      await done;
+    });
+    try {
+      await started;
+      expect(table.ftsRebuilding).toBe(true);
+      const expected = (await bruteForce(['a', 'b'])).slice(0, 10);
+      const res = await core.client.search({ kb_ids: ['a', 'b'], query, mode: 'fts', top_k: 10, use_rerank: false });
+      expect(res.hits.map((h) => `${h.kb_id}/${h.doc_id}`)).toEqual(expected.map((r) => r.id));
+    } finally {
+      release();
+      await building;
+    }
+  }, 60_000);
+
   it('one KB with a row waiting for upkeep: its hybrid list is read once, past the 100 rows fusion reads', async () => {
     await core.client.addDocument({ kb_id: 'a', ...doc('late', 'alpha beta alpha') });
     // Upkeep takes the KB's write lock: held, the row stays unindexed for the search.

@@ -161,7 +161,7 @@ export abstract class ChunkTableBase {
       if (this.current?.version === version && this.current.hidden === hidden) return this.current;
       const pinned = await this.db.openTable(this.table.name);
       await pinned.checkout(version);
-      const view = await this.lexical.view(pinned);
+      const view = await this.lexical.view(pinned, version);
       const snap = new TableSnapshot(
         pinned,
         version,
@@ -203,7 +203,7 @@ export abstract class ChunkTableBase {
     const handle = await this.commit(async () => {
       const opened = await this.db.openTable(this.table.name);
       try {
-        this.lexical.beginRebuild(await endAddress(opened));
+        this.lexical.beginRebuild(await endAddress(opened), await opened.version());
       } catch (err) {
         opened.close();
         throw err;

@@ -336,6 +336,32 @@ describe('a full-text build that writes land beside (rebuildFtsBeside)', () => {
     table.closeSnapshots();
   }, 60_000);
 
+  it('keeps LanceDB’s statistics as exact for the version it read, until a write lands beside it', async () => {
+    const { table } = await setUp();
+    await table.add(doc('pre', 30));
+    let atCommit!: () => void;
+    let release!: () => void;
+    const committed = new Promise<void>((resolve) => (atCommit = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { done } = await table.rebuildFtsBeside(async () => {
+      atCommit();
+      await gate;
+    });
+    // Even with the new index committed, the table's handle (and each snapshot) still reads the version the build read.
+    await committed;
+    expect(await expectCounts(table, 'during the build, nothing written beside it')).toEqual({ derived: TERMS.length, counted: 0 });
+    expect((await table.snapshot()).lexicalBounded).toBe(true);
+    await table.add(doc('during', 20));
+    const written = await table.snapshot();
+    expect(written.lexicalBounded, 'a version written beside the build may hold either index').toBe(false);
+    release();
+    await done;
+    expect((await table.snapshot()).lexicalBounded).toBe(true);
+    await rebuiltBeside(table);
+    await expectSameRanking(table, 'after upkeep');
+    table.closeSnapshots();
+  }, 60_000);
+
   it('counts statistics after it when a row went meanwhile (the build counted it), until upkeep builds again', async () => {
     const { table, dir } = await setUp();
     await table.add(doc('pre', 30));

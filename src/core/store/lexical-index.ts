@@ -17,6 +17,7 @@ import {
   type LexicalPart,
   type ScoredRead,
 } from './lexical-queries.js';
+import { boundsRowsLeft, type LexicalView } from './lexical-view.js';
 import { appendOnly, endAddress } from './table-history.js';
 
 export type { LexCandidate, LexicalBound, LexicalPart, ScoredRead } from './lexical-queries.js';
@@ -45,43 +46,6 @@ export type { LexCandidate, LexicalBound, LexicalPart, ScoredRead } from './lexi
  *   then takes it as it comes (one query for the rows and their scores; `part`'s `scoredDepth`).
  */
 
-/** The lexical state a snapshot was taken in: rows below `watermark` are indexed; caches are keyed by `epoch`. */
-export interface LexicalView {
-  watermark: bigint;
-  epoch: number;
-  /**
-   * Every row of the pinned version is below the watermark (nothing written since the index was brought up to
-   * date): the delta is known to be empty, so it is not scanned and the index is read without a row filter.
-   * Known from this process's own commits (one owner writes a data dir: the writer lock).
-   */
-  complete: boolean;
-  /**
-   * The index's own statistics are those of the live indexed rows: no row it counted has been deleted or
-   * rewritten since. LanceDB keeps a removed row in its row count, lengths and document frequencies, even
-   * through `optimize()` (measured), so once a row goes this stays false until the index is built again (upkeep).
-   * A new process knows it from the table's record (exact-stats-mark.ts) or a history that shows no row went
-   * (see `appendOnly`).
-   */
-  exactStats: boolean;
-  /**
-   * The index at the pinned version holds no row at or above the watermark, so that a query of the index alone
-   * (`fastSearch`) needs no row filter to keep to the indexed part: no build beside writes is under way (one may
-   * commit an index over rows above the watermark before the state follows it, rebuildFtsBeside, and a write in
-   * between puts that index in the versions searches pin), nor did a compaction fold such rows in (foldedIn).
-   */
-  indexBelowOnly: boolean;
-  /** The rows at or above the watermark of the pinned version, read once for every search of it (none: complete). */
-  delta?: DeltaRows;
-}
-
-/**
- * Whether LanceDB's scores in `view`'s state bound the rows a full-text list leaves behind (LexicalBound): its
- * statistics are the live indexed rows', or there is no index and every row is scanned.
- */
-export function boundsRowsLeft(view: LexicalView): boolean {
-  return view.exactStats || view.watermark === 0n;
-}
-
 /** The bound of a part that left no row behind. */
 const nothingLeft = (): LexicalBound => ({ indexed: emptyStats(), full: false, lowest: 0 });
 
@@ -107,7 +71,7 @@ export class LexicalIndex {
   /** Commits that appended rows, removed rows, or rolled the table back, counted for a build beside writes. */
   private readonly changes = { appends: 0, removals: 0, resets: 0 };
   /** A build of the index that writes land beside (beginRebuild): its watermark, and the changes counted when it read the table. */
-  private rebuild: { watermark: bigint; appends: number; removals: number; resets: number } | undefined;
+  private rebuild: { watermark: bigint; version: number; appends: number; removals: number; resets: number } | undefined;
   /** See foldedIn. */
   private foldedAbove = false;
 
@@ -197,12 +161,13 @@ export class LexicalIndex {
 
   /**
    * A build of the index from the table as it is now starts, and writes may land while it runs (upkeep without the
-   * write lock: ChunkTable.rebuildFtsBeside). `watermark`: the end address of the rows it reads. Until it ends, a
-   * snapshot may pin a version with the new index or the old one, so no view takes LanceDB's statistics as exact:
-   * frequencies are counted below the old watermark, which both indexes cover.
+   * write lock: ChunkTable.rebuildFtsBeside). `watermark`: the end address of the rows it reads, at `version`. The
+   * build commits a later version, so a snapshot pinned at `version` or before holds the old index, and its view is
+   * the state's as before the build. A version written meanwhile may hold the new index or the old one, so its view
+   * takes no LanceDB statistics as exact: frequencies are counted below the old watermark, which both indexes cover.
    */
-  beginRebuild(watermark: bigint): void {
-    this.rebuild = { watermark, ...this.changes };
+  beginRebuild(watermark: bigint, version: number): void {
+    this.rebuild = { watermark, version, ...this.changes };
   }
 
   /**
@@ -248,8 +213,11 @@ export class LexicalIndex {
     if (!this.known) await this.view(table);
   }
 
-  /** The state for a snapshot just pinned at the table's current version (called in the table's commit order). */
-  async view(pinned: Table): Promise<LexicalView> {
+  /**
+   * The state for a snapshot just pinned at the table's current version, `version` (called in the table's commit
+   * order).
+   */
+  async view(pinned: Table, version?: number): Promise<LexicalView> {
     if (!this.known) {
       this.known = true;
       if (!this.hasIndex) {
@@ -267,12 +235,15 @@ export class LexicalIndex {
       }
     }
     const complete = this.watermark > 0n && !this.dirty;
+    // Searches of the version a build beside writes read, while it runs (nothing written since), keep the bound on the
+    // rows a list leaves behind (lexical-depth.ts): without it a search over several KBs reads to a fixed depth.
+    const ownIndex = this.rebuild === undefined || (version !== undefined && version <= this.rebuild.version);
     return {
       watermark: this.watermark,
       epoch: this.epoch,
       complete,
-      exactStats: this.exactStats && this.watermark > 0n && this.rebuild === undefined,
-      indexBelowOnly: this.rebuild === undefined && !this.foldedAbove,
+      exactStats: this.exactStats && this.watermark > 0n && ownIndex,
+      indexBelowOnly: ownIndex && !this.foldedAbove,
       ...(complete ? {} : { delta: new DeltaRows(pinned, this.watermark) }),
     };
   }

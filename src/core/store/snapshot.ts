@@ -1,7 +1,8 @@
 import type { Table } from '@lancedb/lancedb';
 import { annQuery, withAnnQuery, type AnnIndexKind, type FusionList } from './ann-params.js';
 import { isLeanRef, leanRef, plainRows, REF_COLUMNS, toRef, toStored, type ChunkRef, type Raw, type StoredChunk } from './chunk-rows.js';
-import { boundsRowsLeft, type LexicalIndex, type LexicalPart, type LexicalView, type ScoredRead } from './lexical-index.js';
+import type { LexicalIndex, LexicalPart, ScoredRead } from './lexical-index.js';
+import { boundsRowsLeft, type LexicalView } from './lexical-view.js';
 import { sqlString } from './sql.js';
 import { andWhere } from './staged-versions.js';
 
