@@ -277,25 +277,36 @@ describe('full-text hits read with the ranking', () => {
     // Lean lists (row ids and scores) while the full-text index scores exactly (after upkeep); after a delete, the
     // full-text list is counted, keyed by chunk id, and so is the vector list.
     await maintainIndexes(core.ctx, 'mixed', true);
-    for (const stage of ['exact', 'counted']) {
-      if (stage === 'counted') {
-        await core.client.addDocument({ kb_id: 'mixed', doc_id: 'gone', content: 'Customs goods note, removed at once.' });
-        await core.client.deleteDocument({ kb_id: 'mixed', doc_id: 'gone' });
-      }
-      for (const q of ['customs goods', 'таможня товаров', '退货']) {
-        const small = await ranked(q);
-        const withRows = await search(q);
-        expect(small.refs.some((r) => r.row)).toBe(true);
-        options.hybridListColumnsMaxRows = 0;
-        try {
-          const large = await ranked(q);
-          expect(large.refs.filter((r) => r.row)).toHaveLength(0);
-          expect(large.refs.every(isLeanRef), `${stage}: ${q}`).toBe(stage === 'exact');
-          expect((await search(q)).hits, `${stage}: ${q}`).toEqual(withRows.hits);
-        } finally {
-          options.hybridListColumnsMaxRows = bound;
+    // Upkeep takes the KB's write lock: held after the delete, the index stays as the delete left it (a run under load:
+    // the upkeep the delete armed had built it again, exact, before the last query).
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let held: Promise<void> | undefined;
+    try {
+      for (const stage of ['exact', 'counted']) {
+        if (stage === 'counted') {
+          await core.client.addDocument({ kb_id: 'mixed', doc_id: 'gone', content: 'Customs goods note, removed at once.' });
+          await core.client.deleteDocument({ kb_id: 'mixed', doc_id: 'gone' });
+          held = core.ctx.store.writes.run('mixed', () => gate);
+        }
+        for (const q of ['customs goods', 'таможня товаров', '退货']) {
+          const small = await ranked(q);
+          const withRows = await search(q);
+          expect(small.refs.some((r) => r.row)).toBe(true);
+          options.hybridListColumnsMaxRows = 0;
+          try {
+            const large = await ranked(q);
+            expect(large.refs.filter((r) => r.row)).toHaveLength(0);
+            expect(large.refs.every(isLeanRef), `${stage}: ${q}`).toBe(stage === 'exact');
+            expect((await search(q)).hits, `${stage}: ${q}`).toEqual(withRows.hits);
+          } finally {
+            options.hybridListColumnsMaxRows = bound;
+          }
         }
       }
+    } finally {
+      release();
+      await held;
     }
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Core } from '../core.js';
 import { chunkTableName, plainChunkRow } from '../store/chunk-rows.js';
 import { fixtureModels, openTestCore, seededVectors, tempDir } from '../test-support.js';
-import { maintainIndexes, upkeepRuns } from './indexing.js';
+import { bulkWriting, maintainIndexes, upkeepRuns } from './indexing.js';
 import type * as policy from './upkeep-policy.js';
 import { compactFirst } from './upkeep-policy.js';
 
@@ -20,6 +20,9 @@ async function unindexedKb(model: string, batches: number, dataDir?: string) {
   // What the one-shot CLI does: no inline index on the first write, so a job's batches wait for the end's upkeep.
   const core = await openTestCore({ inlineIndexRows: 0, ...(dataDir ? { dataDir } : {}) });
   await core.client.createKb({ kb_id: 'k', embedding_model: model });
+  // A job writes the KB (never ended here): the upkeep the note's write arms waits for it, instead of indexing the
+  // rows written so far while the batches go on (a run under load: its timer fired after 5,001 rows).
+  bulkWriting(core.ctx, 'k');
   await core.client.addDocument({ kb_id: 'k', doc_id: 'port', content: 'Customs duties are paid on imported goods at the port.' });
   const table = (await core.ctx.store.chunks('k'))!;
   const { unit } = seededVectors(Math.max(table.dim, 1), 5);
