@@ -298,21 +298,29 @@ describe('ties at the end of the rows a search reads', () => {
 /** Upkeep without compaction: a full-text build beside writes, to its end. */
 const rebuiltBeside = async (table: ChunkTable) => (await table.rebuildFtsBeside()).done;
 
+/**
+ * A build beside writes, held open in the window between LanceDB's commit of the new index and the lexical state
+ * following it: `committed` settles when the window opens, `release` closes it.
+ */
+async function heldBuild(table: ChunkTable) {
+  let atCommit!: () => void;
+  let release!: () => void;
+  const committed = new Promise<void>((resolve) => (atCommit = resolve));
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const { done } = await table.rebuildFtsBeside(async () => {
+    atCommit();
+    await gate;
+  });
+  return { committed, release, done };
+}
+
 describe('a full-text build that writes land beside (rebuildFtsBeside)', () => {
   const rowsOf = (...docs: string[]) => [...live.keys()].filter((id) => docs.some((d) => id.startsWith(`${d}#`))).length;
 
   it('indexes the rows it read with exact statistics; rows written meanwhile are scanned until the next upkeep', async () => {
     const { table, dir } = await setUp();
     await table.add(doc('pre', 30));
-    // The window between LanceDB's commit of the new index and the lexical state following it, held open.
-    let atCommit!: () => void;
-    let release!: () => void;
-    const committed = new Promise<void>((resolve) => (atCommit = resolve));
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const { done } = await table.rebuildFtsBeside(async () => {
-      atCommit();
-      await gate;
-    });
+    const { committed, release, done } = await heldBuild(table);
     expect(table.ftsRebuilding).toBe(true);
     await table.add(doc('during1', 20));
     await committed;
@@ -339,14 +347,7 @@ describe('a full-text build that writes land beside (rebuildFtsBeside)', () => {
   it('keeps LanceDB’s statistics as exact for the version it read, until a write lands beside it', async () => {
     const { table } = await setUp();
     await table.add(doc('pre', 30));
-    let atCommit!: () => void;
-    let release!: () => void;
-    const committed = new Promise<void>((resolve) => (atCommit = resolve));
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const { done } = await table.rebuildFtsBeside(async () => {
-      atCommit();
-      await gate;
-    });
+    const { committed, release, done } = await heldBuild(table);
     // Even with the new index committed, the table's handle (and each snapshot) still reads the version the build read.
     await committed;
     expect(await expectCounts(table, 'during the build, nothing written beside it')).toEqual({ derived: TERMS.length, counted: 0 });
