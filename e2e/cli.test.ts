@@ -199,7 +199,8 @@ describe('ragdesk CLI end to end', () => {
       cancelled: false,
       migration: { state: 'done' },
     });
-  });
+    // ~42 s in CI: two models' evaluations and a model change, each a process of its own.
+  }, 180_000);
 
   it('refuses a data dir held by another live process that serves no port, naming it, after waiting for it', async () => {
     const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
