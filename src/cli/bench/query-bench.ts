@@ -6,7 +6,7 @@ import * as lancedb from '@lancedb/lancedb';
 import { Core } from '../../core/core.js';
 import { buildFixtureModel } from '../../core/embed/fixture-model.js';
 import { search } from '../../core/search/search-service.js';
-import { annQuery, withAnnQuery } from '../../core/store/ann-params.js';
+import { annQuery, vectorDistance, withAnnQuery } from '../../core/store/ann-params.js';
 import { hasHitColumn, hitColumns, physicalChunkTable } from '../../core/store/chunk-rows.js';
 import { analyzeForIndex } from '../../core/text/analyzer.js';
 import type { SearchMode } from '../../shared/contract/index.js';
@@ -193,7 +193,13 @@ async function inProcess(
         .limit(limit)
         .toArray();
     const rawVector = (v: Float32Array | number[]) => {
-      let q = raw.vectorSearch(Array.from(v)).column('vector').distanceType('cosine').select(['chunk_id', '_distance']).limit(10);
+      // The distance the product asks for (ann-params.ts vectorDistance: `dot` for an exact search of unit vectors).
+      let q = raw
+        .vectorSearch(Array.from(v))
+        .column('vector')
+        .distanceType(vectorDistance(annReady))
+        .select(['chunk_id', '_distance'])
+        .limit(10);
       if (annReady) {
         q = withAnnQuery(q, annQuery(10, undefined, undefined, table.vectorIndexKind));
       }

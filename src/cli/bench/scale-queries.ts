@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Core } from '../../core/core.js';
 import { search } from '../../core/search/search-service.js';
-import { annPartitions, annQuery, withAnnQuery } from '../../core/store/ann-params.js';
+import { annPartitions, annQuery, vectorDistance, withAnnQuery } from '../../core/store/ann-params.js';
 import { physicalChunkTable } from '../../core/store/chunk-rows.js';
 import { analyzeForIndex } from '../../core/text/analyzer.js';
 import type { SearchMode } from '../../shared/contract/index.js';
@@ -140,9 +140,10 @@ function rawFts(table: Table, analyzed: string, k: number) {
     .toArray();
 }
 
-/** LanceDB's own vector query with the product's ANN parameters (ann-params.ts) where the index is built. */
+/** LanceDB's own vector query with the product's distance and ANN parameters (ann-params.ts) where the index is built. */
 function rawVector(table: Table, vector: Float32Array, k: number, p: ReturnType<typeof annQuery> | undefined) {
-  let q = table.vectorSearch(Array.from(vector)).column('vector').distanceType('cosine').select(['chunk_id', '_distance']).limit(k);
+  const distance = vectorDistance(p !== undefined);
+  let q = table.vectorSearch(Array.from(vector)).column('vector').distanceType(distance).select(['chunk_id', '_distance']).limit(k);
   if (p) q = withAnnQuery(q, p);
   return q.toArray();
 }

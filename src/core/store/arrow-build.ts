@@ -1,5 +1,6 @@
 import type { Data, Field, FixedSizeList, Int32, Schema, Table, Utf8 } from 'apache-arrow';
 import { arrow } from './arrow.js';
+import { toUnitLength } from './unit-vector.js';
 
 const { DataType, Float32, makeData, makeVector, RecordBatch, Struct, Table: ArrowTable, vectorFromArray } = arrow;
 
@@ -69,12 +70,19 @@ function int32Column(values: unknown[]): Data<Int32> {
   return makeData({ type: new arrow.Int32(), length: values.length, nullCount: nulls, nullBitmap: nulls ? bitmap : null, data });
 }
 
+/**
+ * A vector column, each vector written at unit length: searches take `1 − a·b` as the cosine distance
+ * (ann-params.ts vectorDistance). The embedders return unit vectors already; this holds it for any writer (a zero
+ * vector stays zero).
+ */
 function vectorColumn(type: FixedSizeList, values: unknown[]): Data<FixedSizeList> {
   const dim = type.listSize;
   const flat = new Float32Array(values.length * dim);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (v) flat.set(v as ArrayLike<number>, i * dim);
+    if (!v) continue;
+    flat.set(v as ArrayLike<number>, i * dim);
+    toUnitLength(flat, i * dim, dim);
   }
   const { bitmap, nulls } = nullBitmap(values);
   const child = makeData({ type: new Float32(), length: flat.length, data: flat });

@@ -264,3 +264,37 @@ describe('ChunkTable.chunkIds', () => {
     expect(await table.chunkIds()).toHaveLength(8_001);
   });
 });
+
+describe('ChunkTable exact vector search', () => {
+  it('ranks and scores by cosine similarity whatever the lengths of the vectors written and asked for', async () => {
+    // Exact search asks LanceDB for 1 − a·b (ann-params.ts vectorDistance), the cosine distance only of unit
+    // vectors: the store writes and queries vectors at unit length, so lengths change nothing.
+    const dim = 8;
+    const table = await ChunkTable.create(await connect(tableDir()), 'chunks__t', dim);
+    const { rand } = seededVectors(dim, 23);
+    const raw = Array.from({ length: 200 }, (_, i) => Float32Array.from({ length: dim }, () => rand() * (1 + (i % 7) * 3)));
+    await table.add(
+      raw.map((v, i) => plainChunkRow({ chunk_id: `d${i}#0`, doc_id: `d${i}`, chunk_index: 0, text: `t${i}`, fts: `t${i}`, vector: v })),
+    );
+    const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+      let ab = 0;
+      let aa = 0;
+      let bb = 0;
+      for (let j = 0; j < dim; j++) {
+        ab += a[j]! * b[j]!;
+        aa += a[j]! * a[j]!;
+        bb += b[j]! * b[j]!;
+      }
+      return ab / Math.sqrt(aa * bb);
+    };
+    const snap = await table.snapshot();
+    for (let q = 0; q < 10; q++) {
+      const query = Float32Array.from({ length: dim }, () => rand() * 9);
+      const expected = raw.map((v, i) => ({ id: `d${i}#0`, score: cosine(query, v) })).sort((a, b) => b.score - a.score);
+      const got = await snap.vectorRank(query, 10);
+      expect(got.map((r) => r.chunk_id)).toEqual(expected.slice(0, 10).map((e) => e.id));
+      got.forEach((r, i) => expect(r.score).toBeCloseTo(expected[i]!.score, 5));
+    }
+    table.closeSnapshots();
+  });
+});

@@ -1,9 +1,10 @@
 import type { Table } from '@lancedb/lancedb';
-import { annQuery, withAnnQuery, type AnnIndexKind, type FusionList } from './ann-params.js';
+import { annQuery, vectorDistance, withAnnQuery, type AnnIndexKind, type FusionList } from './ann-params.js';
 import { isLeanRef, leanRef, plainRows, REF_COLUMNS, toRef, toStored, type ChunkRef, type Raw, type StoredChunk } from './chunk-rows.js';
 import type { LexicalIndex, LexicalPart, ScoredRead } from './lexical-index.js';
 import { boundsRowsLeft, type LexicalView } from './lexical-view.js';
 import { sqlString } from './sql.js';
+import { toUnitLength } from './unit-vector.js';
 import { andWhere } from './staged-versions.js';
 
 /**
@@ -62,7 +63,8 @@ export class TableSnapshot {
   }
 
   /**
-   * Nearest chunks by cosine similarity; through the ANN index when there is one, unless `exact`. `withRows`: each
+   * Nearest chunks by cosine similarity; through the ANN index when there is one, unless `exact` (exact searches ask
+   * LanceDB for `dot`, the same distance for unit vectors at half the cost: ann-params.ts vectorDistance). `withRows`: each
    * ref carries its readable columns (one read instead of a ranking then a fetch, for a list that becomes hits).
    * `fusion`: the list is one side of a hybrid search (searched with less effort: ann-params.ts); `alone`, its
    * scores come from the index's quantised distances, at their scale (only to be compared with each other).
@@ -75,18 +77,19 @@ export class TableSnapshot {
     options: { exact?: boolean; withRows?: boolean; fusion?: FusionList; lean?: boolean } = {},
   ): Promise<ChunkRef[]> {
     if (this.dim === 0) return [];
+    const ann = !options.exact && this.vectorIndex !== undefined;
+    const unit = Float32Array.from(vector);
+    toUnitLength(unit);
     let q = this.handle
-      .vectorSearch(Array.from(vector))
+      .vectorSearch(Array.from(unit))
       .column('vector')
-      .distanceType('cosine')
+      .distanceType(vectorDistance(ann))
       .select([...(options.lean ? [] : options.withRows ? this.hitColumns : REF_COLUMNS), '_distance'])
       .withRowId()
       .limit(limit);
     // Search effort: see ann-params.ts (measured by `npm run bench`, parts ann and scale).
     if (options.exact) q = q.bypassVectorIndex();
-    else if (this.vectorIndex) {
-      q = withAnnQuery(q, annQuery(limit, await this.rows(), options.fusion, this.vectorIndex));
-    }
+    else if (ann) q = withAnnQuery(q, annQuery(limit, await this.rows(), options.fusion, this.vectorIndex));
     const filter = andWhere(where, this.hidden);
     if (filter) q = q.where(filter);
     const rows = plainRows(await q.toArrow());
