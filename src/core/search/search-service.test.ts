@@ -268,14 +268,14 @@ describe('full-text hits read with the ranking', () => {
     await core.client.deleteDocument({ kb_id: 'mixed', doc_id: 'en-customs-late' });
   });
 
-  it('hybrid: the full-text list carries its rows in a small table; past hybridListColumnsMaxRows no list reads columns (row ids alone where full-text scores exactly), the same hits', async () => {
-    const kb = core.ctx.store.registry.get('mixed');
-    const ranked = (q: string) => rankKbs(core.ctx, [{ kb, where: undefined }], q, analyzeForIndex(q), 'hybrid', 100, 'adaptive', true);
-    const search = (q: string) => core.client.search({ kb_ids: ['mixed'], query: q, mode: 'hybrid', top_k: 5 });
+  it('hybrid: the full-text list carries its rows in a small table; past hybridListColumnsMaxRows no list reads columns (the vector list row ids alone, the full-text one too where it scores exactly), the same hits, of one KB or two', async () => {
+    const targets = (ids: string[]) => ids.map((id) => ({ kb: core.ctx.store.registry.get(id), where: undefined }));
+    const ranked = (q: string, ids: string[]) => rankKbs(core.ctx, targets(ids), q, analyzeForIndex(q), 'hybrid', 100, 'adaptive', true);
+    const search = (q: string, ids: string[]) => core.client.search({ kb_ids: ids, query: q, mode: 'hybrid', top_k: 5 });
     const options = core.ctx.options as { hybridListColumnsMaxRows: number };
     const bound = options.hybridListColumnsMaxRows;
     // Lean lists (row ids and scores) while the full-text index scores exactly (after upkeep); after a delete, the
-    // full-text list is counted, keyed by chunk id, and so is the vector list.
+    // full-text list is counted and keyed by chunk id, the vector list still lean: fusion knows rows by row id.
     await maintainIndexes(core.ctx, 'mixed', true);
     // Upkeep takes the KB's write lock: held after the delete, the index stays as the delete left it (a run under load:
     // the upkeep the delete armed had built it again, exact, before the last query).
@@ -289,20 +289,27 @@ describe('full-text hits read with the ranking', () => {
           await core.client.deleteDocument({ kb_id: 'mixed', doc_id: 'gone' });
           held = core.ctx.store.writes.run('mixed', () => gate);
         }
-        for (const q of ['customs goods', 'таможня товаров', '退货']) {
-          const small = await ranked(q);
-          const withRows = await search(q);
-          expect(small.refs.some((r) => r.row)).toBe(true);
-          options.hybridListColumnsMaxRows = 0;
-          try {
-            const large = await ranked(q);
-            expect(large.refs.filter((r) => r.row)).toHaveLength(0);
-            expect(large.refs.every(isLeanRef), `${stage}: ${q}`).toBe(stage === 'exact');
-            expect((await search(q)).hits, `${stage}: ${q}`).toEqual(withRows.hits);
-          } finally {
-            options.hybridListColumnsMaxRows = bound;
+        for (const q of ['customs goods', 'таможня товаров', '退货'])
+          for (const ids of [['mixed'], ['mixed', 'other']]) {
+            const what = `${stage}, ${ids.join('+')}: ${q}`;
+            const small = await ranked(q, ids);
+            const withRows = await search(q, ids);
+            if (ids.length === 1) expect(small.refs.some((r) => r.row)).toBe(true);
+            options.hybridListColumnsMaxRows = 0;
+            try {
+              const large = await ranked(q, ids);
+              expect(large.refs.filter((r) => r.row)).toHaveLength(0);
+              expect(large.refs.every(isLeanRef), what).toBe(stage === 'exact' && ids.length === 1);
+              // A row in both lists is one ranked row (its fused score), not one from each list.
+              expect(large.refs.some(isLeanRef), what).toBe(true);
+              expect(large.refs).toHaveLength(small.refs.length);
+              const hits = (await search(q, ids)).hits;
+              expect(hits, what).toEqual(withRows.hits);
+              expect(new Set(hits.map((h) => `${h.kb_id}/${h.doc_id}#${h.chunk_index}`)).size).toBe(hits.length);
+            } finally {
+              options.hybridListColumnsMaxRows = bound;
+            }
           }
-        }
       }
     } finally {
       release();
