@@ -108,8 +108,7 @@ export interface MultiRanking {
  * (one read instead of a ranking then a fetch, where the lists are short and their head becomes the hits). In
  * hybrid search of a small table (hybridListColumnsMaxRows, 2,000 rows) the full-text list is read with its columns
  * while the query is embedded and the vector list searched: hits it holds need no second read; past it, no list reads
- * columns (the vector lists row ids and scores alone, and the full-text one too where one KB scores exactly) and the
- * ≤ top_k hits are fetched after fusion, which
+ * columns (each list knows its rows by row id alone) and the ≤ top_k hits are fetched after fusion, which
  * costs less than 100 candidates' columns (SciFact, 9.6k chunks: hybrid p50 ~7 → ~5.5 ms, context.ts). `head`: how many of the
  * ranking's best the caller reads (a KB searched alone whose index scores exactly is asked for no more, and one
  * past them to see a tie at the end).
@@ -157,14 +156,14 @@ export async function rankKbs(
       // A vector search is each KB's nearest `head` rows (with their columns when asked): distances are exact
       // (ann-params.ts refine step), so the best `head` of several KBs are among theirs.
       const vectorHits = mode === 'vector';
-      // Hybrid over a large table: no list reads its hits' columns (CoreOptions.hybridListColumnsMaxRows). Its vector
-      // lists read row ids and scores alone (lean), and so does the full-text list where it is LanceDB's ranking as it
-      // is (one KB scored exactly): fusion knows a row by its row id in every list (fusionKey), the hits are read by row
-      // id after fusion. A 100-deep vector list with its refs' columns took 4.7 against 3.6 ms at 4.8k rows (LanceDB
-      // alone), 16 against 4.6 ms at 1M; two SciFact halves searched together, hybrid p50 21.7 → 19.6 ms.
+      // Hybrid over a large table: no list reads its hits' columns (CoreOptions.hybridListColumnsMaxRows). Its lists
+      // know rows by row id alone (lean): the vector lists read row ids and scores, the full-text list too where it is
+      // LanceDB's ranking as it is (one KB scored exactly), else its candidates' terms and lengths without their keys
+      // (lexical-queries.ts LEAN_CANDIDATE_COLUMNS; rows the index does not cover yet keep theirs). Fusion knows a row
+      // by its row id in every list (fusionKey), the hits are read by row id after fusion. A 100-deep vector list with
+      // its refs' columns took 4.7 against 3.6 ms at 4.8k rows (LanceDB alone), 16 against 4.6 ms at 1M.
       const large = mode === 'hybrid' && (await snap.rows()) > ctx.options.hybridListColumnsMaxRows;
-      const lean = large && withRows && targets.length === 1 && snap.scoresExact;
-      const leanVector = large && withRows;
+      const lean = large && withRows;
       const readLexical = (d: number) =>
         snap.lexicalPart(terms, d, where, withRows && !large, scoredDepth, { lean, fused: mode === 'hybrid' });
       const [lexical, vector] = await Promise.all([
@@ -182,7 +181,7 @@ export async function rankKbs(
               fusionList,
               queryVectors,
               whys,
-              leanVector,
+              lean,
             )
           : Promise.resolve(undefined),
       ]);

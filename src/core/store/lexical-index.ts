@@ -5,6 +5,7 @@ import { DeltaRows } from './delta-rows.js';
 import { ExactStatsMark } from './exact-stats-mark.js';
 import {
   CANDIDATE_COLUMNS,
+  LEAN_CANDIDATE_COLUMNS,
   candidate,
   countedDf,
   derivedDf,
@@ -299,7 +300,8 @@ export class LexicalIndex {
    * row of the delta, and the index's best `depth` (by its own, possibly stale, scores) of the indexed part.
    * `table` is pinned at the version `view` was taken for. With `rowColumns` (the table's hit columns: chunk-rows.ts
    * hitColumns), candidates of the indexed part carry their rows (worth it when few candidates are fetched and most
-   * become hits: full-text mode): one read instead of a ranking then a fetch.
+   * become hits: full-text mode): one read instead of a ranking then a fetch; with `read.lean` and no `rowColumns`,
+   * they are known by row id alone (lexical-queries.ts LEAN_CANDIDATE_COLUMNS).
    */
   async part(
     table: Table,
@@ -322,7 +324,7 @@ export class LexicalIndex {
     const termSet = new Set(terms);
     const [delta, indexed] = await Promise.all([
       view.delta ? view.delta.part(termSet, where) : { docs: 0, tokens: 0, df: new Map<string, number>(), candidates: [] },
-      view.watermark > 0n ? this.indexedPart(table, view, terms, termSet, depth, where, rowColumns) : undefined,
+      view.watermark > 0n ? this.indexedPart(table, view, terms, termSet, depth, where, rowColumns, read.lean) : undefined,
     ]);
     stats.docs = delta.docs + (indexed?.docs ?? 0);
     stats.tokens = delta.tokens + (indexed?.tokens ?? 0);
@@ -340,6 +342,7 @@ export class LexicalIndex {
     depth: number,
     where: string | undefined,
     rowColumns: readonly string[] | undefined,
+    lean = false,
   ) {
     const base = await this.indexedBase(table, view);
     const df = new Map<string, number>();
@@ -348,7 +351,7 @@ export class LexicalIndex {
     const filter = below && where ? `${below} AND (${where})` : (below ?? where);
     const search = table.query().fullTextSearch(terms.join(' '), FTS_COLUMN).fastSearch();
     const reading = (filter ? search.where(filter) : search)
-      .select([...new Set([...CANDIDATE_COLUMNS, ...(rowColumns ?? [])]), '_score'])
+      .select([...new Set([...(lean && !rowColumns ? LEAN_CANDIDATE_COLUMNS : CANDIDATE_COLUMNS), ...(rowColumns ?? [])]), '_score'])
       .withRowId()
       .limit(depth)
       .toArrow()
