@@ -4,8 +4,8 @@ import { isLeanRef, leanRef, plainRows, REF_COLUMNS, toRef, toStored, type Chunk
 import type { LexicalIndex, LexicalPart, ScoredRead } from './lexical-index.js';
 import { boundsRowsLeft, type LexicalView } from './lexical-view.js';
 import { sqlString } from './sql.js';
-import { toUnitLength } from './unit-vector.js';
 import { andWhere } from './staged-versions.js';
+import { toUnitLength } from './unit-vector.js';
 
 /**
  * A chunk table pinned at one version: what one search reads. Every query of a search (full-text candidates
