@@ -27,6 +27,28 @@ describe("LanceDB's CPU pool", () => {
     expect(FTS_PARTITION_MIB).toBeLessThan(2048);
   });
 
+  // LanceDB 0.31 parses these without a check: "x" panics inside it (every query after, for the CPU pool), "" too,
+  // and 0 I/O threads hangs the first read.
+  it.each([
+    ['LANCE_CPU_THREADS', 'x'],
+    ['LANCE_CPU_THREADS', '0'],
+    ['LANCE_IO_THREADS', 'eight'],
+    ['LANCE_IO_THREADS', '0'],
+    ['LANCE_FTS_NUM_SHARDS', '-1'],
+    ['LANCE_FTS_PARTITION_SIZE', '1.5'],
+  ])('refuses %s=%s, naming the variable', (name, value) => {
+    const env: NodeJS.ProcessEnv = { [name]: value };
+    expect(() => configureLance(env, 2)).toThrow(expect.objectContaining({ code: 'invalid_parameter', message: expect.stringContaining(name) }));
+  });
+
+  it('takes a blank count as unset: its default, or none for LanceDB to choose', () => {
+    const env: NodeJS.ProcessEnv = { LANCE_CPU_THREADS: ' ', LANCE_IO_THREADS: '', LANCE_FTS_NUM_SHARDS: ' 2 ' };
+    configureLance(env, 2);
+    expect(env.LANCE_CPU_THREADS).toBe('4');
+    expect('LANCE_IO_THREADS' in env).toBe(false);
+    expect(env.LANCE_FTS_NUM_SHARDS).toBe(' 2 ');
+  });
+
   it('is set before the store connects (a fresh process that opens a store)', () => {
     const code = `
       const { Store } = await import(${JSON.stringify(new URL('./store.ts', import.meta.url).href)});
@@ -45,6 +67,8 @@ describe("LanceDB's CPU pool", () => {
     delete env.LANCE_FTS_NUM_SHARDS;
     delete env.LANCE_FTS_PARTITION_SIZE;
     delete env.LANCE_INCLUDE_VECTOR_CENTROIDS;
+    // Blank, LanceDB would panic at the first read (its I/O thread count parsed as a number).
+    env.LANCE_IO_THREADS = '';
     const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
       env,
       encoding: 'utf8',

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { RagError } from '../../shared/errors.js';
 
 /** Fewest threads given to LanceDB's CPU pool (see configureLance). */
 export const MIN_LANCE_CPU_THREADS = 4;
@@ -18,6 +19,7 @@ export const FTS_PARTITION_MIB = 128;
  * runtime starts (the first connect), so this runs before that.
  */
 export function configureLance(env: NodeJS.ProcessEnv = process.env, cores = os.availableParallelism()): void {
+  checkLanceNumbers(env);
   if (!env.LANCE_CPU_THREADS?.trim()) env.LANCE_CPU_THREADS = String(Math.max(MIN_LANCE_CPU_THREADS, cores));
   // One worker builds the full-text index (LanceDB's default is several, each with its own buffers). Measured on a
   // 1M-chunk table, 2 cores: the build's peak RSS +460 → +330 MB, its time 9.1 → 13.3 s on one core instead of
@@ -33,4 +35,30 @@ export function configureLance(env: NodeJS.ProcessEnv = process.env, cores = os.
   // Upkeep asks the ANN index's statistics for its unindexed rows (ChunkTable.unindexedVectors); LanceDB 0.31 puts
   // every IVF centroid in them unless told not to, and warns on stderr at each call that it will stop doing so.
   if (!env.LANCE_INCLUDE_VECTOR_CENTROIDS?.trim()) env.LANCE_INCLUDE_VECTOR_CENTROIDS = 'false';
+}
+
+/**
+ * The counts LanceDB 0.31 reads from the environment with an unchecked parse: a value that is not a whole number
+ * panics inside LanceDB (LANCE_CPU_THREADS at the first query, poisoning every later one; LANCE_IO_THREADS at the
+ * first read; the full-text two at every index build, so a KB would never be indexed), and 0 I/O threads hangs the
+ * first read. Measured on LanceDB 0.31 with each value set to "", "x" and "0".
+ */
+const LANCE_COUNTS = ['LANCE_CPU_THREADS', 'LANCE_IO_THREADS', 'LANCE_FTS_NUM_SHARDS', 'LANCE_FTS_PARTITION_SIZE'] as const;
+
+/**
+ * A blank LanceDB count is taken as unset (configureLance's default, or LanceDB's own); any other value must be a
+ * positive whole number, else the store refuses to open and names the variable, as ragdesk's own limits do
+ * (services/env-limits.ts), instead of LanceDB panicking on its first query.
+ */
+function checkLanceNumbers(env: NodeJS.ProcessEnv): void {
+  for (const name of LANCE_COUNTS) {
+    const raw = env[name];
+    if (raw === undefined) continue;
+    const value = raw.trim();
+    if (!value) delete env[name];
+    else if (!/^[1-9][0-9]{0,5}$/.test(value))
+      throw new RagError('invalid_parameter', `${name} must be a positive whole number, not "${value.slice(0, 40)}"`, {
+        details: { variable: name },
+      });
+  }
 }
