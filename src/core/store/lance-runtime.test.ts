@@ -38,7 +38,9 @@ describe("LanceDB's CPU pool", () => {
     ['LANCE_FTS_PARTITION_SIZE', '1.5'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     const env: NodeJS.ProcessEnv = { [name]: value };
-    expect(() => configureLance(env, 2)).toThrow(expect.objectContaining({ code: 'invalid_parameter', message: expect.stringContaining(name) }));
+    expect(() => configureLance(env, 2)).toThrow(
+      expect.objectContaining({ code: 'invalid_parameter', message: expect.stringContaining(name) }),
+    );
   });
 
   it('takes a blank count as unset: its default, or none for LanceDB to choose', () => {
