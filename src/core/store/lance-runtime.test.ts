@@ -36,6 +36,7 @@ describe("LanceDB's CPU pool", () => {
     ['LANCE_IO_THREADS', '0'],
     ['LANCE_FTS_NUM_SHARDS', '-1'],
     ['LANCE_FTS_PARTITION_SIZE', '1.5'],
+    ['LANCE_FTS_PARTITION_SIZE', '1000000'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     const env: NodeJS.ProcessEnv = { [name]: value };
     expect(() => configureLance(env, 2)).toThrow(
@@ -43,12 +44,12 @@ describe("LanceDB's CPU pool", () => {
     );
   });
 
-  it('takes a blank count as unset: its default, or none for LanceDB to choose', () => {
+  it('takes a blank count as unset (its default, or none for LanceDB to choose) and trims the others', () => {
     const env: NodeJS.ProcessEnv = { LANCE_CPU_THREADS: ' ', LANCE_IO_THREADS: '', LANCE_FTS_NUM_SHARDS: ' 2 ' };
     configureLance(env, 2);
     expect(env.LANCE_CPU_THREADS).toBe('4');
     expect('LANCE_IO_THREADS' in env).toBe(false);
-    expect(env.LANCE_FTS_NUM_SHARDS).toBe(' 2 ');
+    expect(env.LANCE_FTS_NUM_SHARDS).toBe('2');
   });
 
   it('is set before the store connects (a fresh process that opens a store)', () => {

@@ -41,13 +41,14 @@ export function configureLance(env: NodeJS.ProcessEnv = process.env, cores = os.
  * The counts LanceDB 0.31 reads from the environment with an unchecked parse: a value that is not a whole number
  * panics inside LanceDB (LANCE_CPU_THREADS at the first query, poisoning every later one; LANCE_IO_THREADS at the
  * first read; the full-text two at every index build, so a KB would never be indexed), and 0 I/O threads hangs the
- * first read. Measured on LanceDB 0.31 with each value set to "", "x" and "0".
+ * first read. Measured on LanceDB 0.31 with each value set to "", "x", "0" and " 2 ".
  */
 const LANCE_COUNTS = ['LANCE_CPU_THREADS', 'LANCE_IO_THREADS', 'LANCE_FTS_NUM_SHARDS', 'LANCE_FTS_PARTITION_SIZE'] as const;
 
 /**
- * A blank LanceDB count is taken as unset (configureLance's default, or LanceDB's own); any other value must be a
- * positive whole number, else the store refuses to open and names the variable, as ragdesk's own limits do
+ * A blank LanceDB count is taken as unset (configureLance's default, or LanceDB's own), one with spaces around it is
+ * trimmed (LanceDB's parse does not trim: " 2 " panics as "x" does); any other value must be a whole number from 1
+ * to 999999, else the store refuses to open and names the variable, as ragdesk's own limits do
  * (services/env-limits.ts), instead of LanceDB panicking on its first query.
  */
 function checkLanceNumbers(env: NodeJS.ProcessEnv): void {
@@ -57,8 +58,9 @@ function checkLanceNumbers(env: NodeJS.ProcessEnv): void {
     const value = raw.trim();
     if (!value) delete env[name];
     else if (!/^[1-9][0-9]{0,5}$/.test(value))
-      throw new RagError('invalid_parameter', `${name} must be a positive whole number, not "${value.slice(0, 40)}"`, {
+      throw new RagError('invalid_parameter', `${name} must be a whole number from 1 to 999999, not "${value.slice(0, 40)}"`, {
         details: { variable: name },
       });
+    else env[name] = value;
   }
 }
